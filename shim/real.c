@@ -1,0 +1,45 @@
+/* The program's own CUDA runtime functions, found with dlsym. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+
+#include "log.h"
+#include "real.h"
+
+void *_Atomic real_functions[HOOK_COUNT];
+static atomic_bool missing_reported[HOOK_COUNT];
+
+/* Runtimes to look in when RTLD_NEXT finds nothing, newest first. */
+static const char *const runtime_sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so"};
+
+/* Looks up the real function (NULL if the runtime does not have it). */
+void *real_resolve(enum hook_id id)
+{
+    const char *name = hook_table[id].name;
+    void *fn = dlsym(RTLD_NEXT, name);
+    /* A runtime that a library loaded with RTLD_LOCAL (Python extension
+       modules are) is not in the global scope RTLD_NEXT searches; its calls
+       still reach us because preloaded symbols come first, so look it up by
+       name among the objects already loaded. */
+    for (unsigned i = 0; fn == NULL && i < sizeof runtime_sonames / sizeof *runtime_sonames; i++) {
+        void *handle = dlopen(runtime_sonames[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (handle) {
+            fn = dlsym(handle, name);
+            dlclose(handle);
+        }
+    }
+    (void)dlerror(); /* leave no stale error for the program's own dlerror() */
+    if (fn)
+        atomic_store_explicit(&real_functions[id], fn, memory_order_release);
+    return fn;
+}
+
+/* What a wrapper returns when the runtime lacks its function; logs once. */
+cudaError_t real_missing(enum hook_id id)
+{
+    if (!atomic_exchange(&missing_reported[id], true))
+        log_always(LOG_ERROR, "%s: not found in the CUDA runtime; returning cudaErrorSharedObjectSymbolNotFound",
+                   hook_table[id].name);
+    return cudaErrorSharedObjectSymbolNotFound;
+}

@@ -1,0 +1,24 @@
+/* The shim's global state: configuration and initialisation. */
+#ifndef REPRISE_SHIM_H
+#define REPRISE_SHIM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "options.h"
+
+extern struct options shim_options;
+extern atomic_bool shim_ready;
+extern bool shim_observing; /* mode is observe or auto: count what passes */
+
+/* Initialises once; returns at once when called again or recursively during init. */
+void shim_init_slow(void);
+
+/* Makes sure the shim is initialised; the common case is one load. */
+static inline void shim_enter(void)
+{
+    if (__builtin_expect(!atomic_load_explicit(&shim_ready, memory_order_acquire), 0))
+        shim_init_slow();
+}
+
+#endif

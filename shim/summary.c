@@ -1,0 +1,146 @@
+/* The exit summary: in the log for people, as an event in the trace. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "observe.h"
+#include "shim.h"
+#include "summary.h"
+#include "trace.h"
+
+/* A growing text buffer for the trace's exit event. */
+struct text {
+    char *buf;
+    size_t len, cap;
+};
+
+/* Appends formatted text; gives up quietly when memory runs out. */
+static void __attribute__((format(printf, 2, 3))) text_add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if (t->buf && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = (t->cap ? t->cap * 2 : 4096) + (size_t)n;
+        char *grown = realloc(t->buf, cap);
+        if (grown == NULL)
+            return;
+        t->buf = grown, t->cap = cap;
+    }
+}
+
+/* A stream's name for people and for the trace. */
+static void stream_label(cudaStream_t stream, char *buf, size_t len)
+{
+    if (stream == STREAM_NONE)
+        snprintf(buf, len, "device");
+    else if (stream == cudaStreamLegacy)
+        snprintf(buf, len, "legacy");
+    else if (stream == cudaStreamPerThread)
+        snprintf(buf, len, "per-thread");
+    else
+        snprintf(buf, len, "%p", (void *)stream);
+}
+
+/* Logs one stream's nonzero counts. */
+static void log_stream(cudaStream_t stream, const struct activity_counts *counts, void *ctx)
+{
+    (void)ctx;
+    char label[32], line[512];
+    size_t used = 0;
+    line[0] = '\0';
+    for (int a = 0; a < ACT_COUNT && used < sizeof line; a++) {
+        if (counts->n[a] == 0)
+            continue;
+        int w = snprintf(line + used, sizeof line - used, "%s%llu %s", used ? ", " : "", counts->n[a],
+                         activity_name(a));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    stream_label(stream, label, sizeof label);
+    log_always(LOG_INFO, "stream %s: %s", label, used ? line : "nothing");
+}
+
+/* Adds one stream's counts to the trace's exit event. */
+static void trace_stream(cudaStream_t stream, const struct activity_counts *counts, void *ctx)
+{
+    struct text *t = ctx;
+    char label[32];
+    stream_label(stream, label, sizeof label);
+    text_add(t, "%s{\"stream\":\"%s\"", t->buf[t->len - 1] == '[' ? "" : ",", label);
+    for (int a = 0; a < ACT_COUNT; a++)
+        text_add(t, ",\"%s\":%llu", activity_name(a), counts->n[a]);
+    text_add(t, "}");
+}
+
+/* Logs the summary (observe mode or REPRISE_STATS) and writes the exit event to the trace. */
+void summary_at_exit(void)
+{
+    static atomic_bool done;
+    if (atomic_exchange(&done, true))
+        return;
+    bool to_log = shim_options.num[OPT_MODE] == MODE_OBSERVE || shim_options.num[OPT_STATS];
+    if (!to_log && !trace_enabled())
+        return;
+    const char *mode = shim_options.text[OPT_MODE];
+    struct program_profile profile;
+    observe_profile(&profile);
+    struct verdict verdict;
+    describe_program(&profile, &verdict);
+
+    if (to_log && !shim_observing) {
+        log_always(LOG_INFO, "exit: mode off: nothing was counted");
+    } else if (to_log) {
+        log_always(LOG_INFO, "exit: %llu calls intercepted, %u streams carried work", profile.calls, profile.streams);
+        observe_each_stream(log_stream, NULL);
+        char line[900];
+        size_t used = 0;
+        line[0] = '\0';
+        for (int id = 0; id < HOOK_COUNT && used < sizeof line; id++) {
+            unsigned long long n = observe_hook_calls(id);
+            if (n) {
+                int w = snprintf(line + used, sizeof line - used, "%s%s %llu", used ? ", " : "",
+                                 hook_table[id].name, n);
+                used += w > 0 ? (size_t)w : 0;
+            }
+        }
+        if (used)
+            log_always(LOG_INFO, "calls: %s", line);
+        for (unsigned i = 0; i < verdict.count; i++)
+            log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
+    }
+
+    if (!trace_enabled())
+        return;
+    struct text t = {0};
+    text_add(&t, "\"mode\":\"%s\",\"calls_total\":%llu,\"calls\":{", mode, profile.calls);
+    bool first = true;
+    for (int id = 0; id < HOOK_COUNT; id++) {
+        unsigned long long n = observe_hook_calls(id);
+        if (n) {
+            text_add(&t, "%s\"%s\":%llu", first ? "" : ",", hook_table[id].name, n);
+            first = false;
+        }
+    }
+    text_add(&t, "},\"streams\":[");
+    if (t.buf)
+        observe_each_stream(trace_stream, &t);
+    text_add(&t, "],\"verdict\":[");
+    for (unsigned i = 0; i < verdict.count; i++)
+        text_add(&t, "%s\"%s\"", i ? "," : "", verdict.line[i]);
+    text_add(&t, "]");
+    if (t.buf)
+        trace_event("exit", "%s", t.buf);
+    free(t.buf);
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Initialisation: calls from another library's constructor before main,
+# many threads at once, and a program whose runtime lacks the functions.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# A constructor calls the runtime before main (and before the shim's own constructor may have run).
+with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/ctor.json" "$TESTS_BIN/test_ctor" > "$WORK/out" 2>&1 ||
+    { fail "call from a constructor"; cat "$WORK/out" >&2; }
+expect_in "$WORK/ctor.json" '"cudaStreamQuery":1'
+
+# Eight threads: every call counted once, on its own stream.
+with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/threads.json" "$TESTS_BIN/test_threads" > "$WORK/out" 2> "$WORK/err" ||
+    fail "threads run failed"
+expect_in "$WORK/threads.json" '"cudaLaunchKernel":160000'
+expect_in "$WORK/threads.json" '"cudaStreamQuery":40000'
+expect_count "$WORK/threads.json" '"launches":20000,' 8
+expect_in "$WORK/err" "info: verdict: uses 8 streams"
+
+# No runtime at all: an error code and one log line per function, never a crash.
+with_shim "$TESTS_BIN/test_missing_symbol" > "$WORK/out" 2> "$WORK/err" ||
+    { fail "missing runtime"; cat "$WORK/out" "$WORK/err" >&2; }
+expect_count "$WORK/err" "error: cudaDeviceSynchronize: not found in the CUDA runtime; returning cudaErrorSharedObjectSymbolNotFound" 1
+expect_count "$WORK/err" "error: cudaGetLastError: not found" 1
+finish

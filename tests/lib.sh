@@ -1,0 +1,46 @@
+# Shared by the shell tests: where things are, and small assertions.
+# Automake's test driver sets top_builddir and top_srcdir (Makefile.am).
+: "${top_builddir:=.}" "${top_srcdir:=.}"
+SHIM="$top_builddir/.libs/libreprise.so"
+TESTS_BIN="$top_builddir/tests"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/reprise-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+
+# Prints a failure and counts it.
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# Passes if file $1 contains the fixed string $2.
+expect_in() {
+    grep -qF -- "$2" "$1" || { fail "$1 does not contain: $2"; sed 's/^/  | /' "$1" | head -20 >&2; }
+}
+
+# Passes if file $1 does not contain the fixed string $2.
+expect_not_in() {
+    ! grep -qF -- "$2" "$1" || fail "$1 contains: $2"
+}
+
+# Passes if file $1 contains the fixed string $2 exactly $3 times.
+expect_count() {
+    n=$(grep -oF -- "$2" "$1" | wc -l)
+    [ "$n" -eq "$3" ] || fail "$1 contains '$2' $n times, expected $3"
+}
+
+# Runs a program with the shim preloaded and REPRISE_* from the arguments before --.
+with_shim() {
+    env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+}
+
+# Ends the test with the right exit status.
+finish() {
+    if [ "$failures" -ne 0 ]; then
+        echo "$failures failure(s)" >&2
+        exit 1
+    fi
+    exit 0
+}
+
+[ -f "$SHIM" ] || { echo "no $SHIM: build first" >&2; exit 99; }

@@ -1,0 +1,52 @@
+## Tests that need no GPU: unit tests of policy/ and the log, and the shim
+## preloaded into programs linked against a fake runtime.
+
+TESTS_INCLUDES = $(AM_CPPFLAGS) -I$(srcdir)/tests -I$(srcdir)/tests/recorder
+## -no-install: real binaries, not libtool wrapper scripts, so that
+## LD_PRELOAD reaches the test program and not a shell.
+NO_INSTALL = -no-install
+
+check_PROGRAMS += tests/test_options tests/test_log tests/test_verdict
+tests_test_options_SOURCES = tests/test_options.c tests/check.h
+tests_test_options_LDADD = libreprise_core.la
+tests_test_log_SOURCES = tests/test_log.c tests/check.h
+tests_test_log_LDADD = libreprise_core.la
+tests_test_verdict_SOURCES = tests/test_verdict.c tests/check.h
+tests_test_verdict_LDADD = libreprise_core.la
+TESTS += tests/test_options tests/test_log tests/test_verdict
+
+## The recorder: a fake runtime generated from hooks.def.
+check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
+tests_libcudart_recorder_la_SOURCES = tests/recorder/recorder.c tests/recorder/recorder.h tests/recorder/each_arg.h
+tests_libcudart_recorder_la_CPPFLAGS = $(TESTS_INCLUDES)
+tests_libcudart_recorder_la_LDFLAGS = -rpath /nowhere -avoid-version -shared
+tests_libctor_caller_la_SOURCES = tests/ctor_caller.c
+tests_libctor_caller_la_CPPFLAGS = $(TESTS_INCLUDES)
+tests_libctor_caller_la_LDFLAGS = -rpath /nowhere -avoid-version -shared
+tests_libctor_caller_la_LIBADD = tests/libcudart_recorder.la
+
+check_PROGRAMS += tests/test_forwarding tests/test_threads tests/test_ctor tests/test_missing_symbol
+tests_test_forwarding_SOURCES = tests/test_forwarding.c tests/check.h
+tests_test_forwarding_CPPFLAGS = $(TESTS_INCLUDES)
+tests_test_forwarding_LDFLAGS = $(NO_INSTALL)
+tests_test_forwarding_LDADD = tests/libcudart_recorder.la
+tests_test_threads_SOURCES = tests/test_threads.c
+tests_test_threads_CPPFLAGS = $(TESTS_INCLUDES)
+tests_test_threads_LDFLAGS = $(NO_INSTALL)
+tests_test_threads_LDADD = tests/libcudart_recorder.la
+tests_test_ctor_SOURCES = tests/test_ctor.c
+tests_test_ctor_CPPFLAGS = $(TESTS_INCLUDES)
+tests_test_ctor_LDFLAGS = $(NO_INSTALL)
+tests_test_ctor_LDADD = tests/libctor_caller.la tests/libcudart_recorder.la
+tests_test_missing_symbol_SOURCES = tests/test_missing_symbol.c
+tests_test_missing_symbol_LDFLAGS = $(NO_INSTALL)
+
+## Shell tests: they preload .libs/libreprise.so into the programs above.
+TESTS += \
+	tests/forwarding.sh \
+	tests/environment.sh \
+	tests/init.sh \
+	tests/linkage.sh \
+	tests/options_doc.sh
+EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
+	tests/linkage.sh tests/options_doc.sh

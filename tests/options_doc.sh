@@ -1,0 +1,8 @@
+#!/bin/sh
+# The README's table of options is the one generated from policy/options.def.
+. "${top_srcdir:-.}/tests/lib.sh"
+"$top_builddir/tools/options_doc" > "$WORK/generated"
+sed -n '/<!-- options:begin -->/,/<!-- options:end -->/p' "$top_srcdir/README.md" | sed '1d;$d' > "$WORK/readme"
+[ -s "$WORK/readme" ] || fail "README.md has no options table between <!-- options:begin --> and <!-- options:end -->"
+diff -u "$WORK/readme" "$WORK/generated" || fail "README.md's options table is out of date: paste the output of tools/options_doc"
+finish

@@ -1,0 +1,36 @@
+/* A fake CUDA runtime for the forwarding test: every hooked function records a hash of its arguments and returns a code of its own. */
+#include "config.h"
+
+#include "each_arg.h"
+#include "hooks.h"
+#include "recorder.h"
+
+static int last_id = -1;
+static unsigned long long last_hash;
+static unsigned long long calls[HOOK_COUNT];
+
+#define HOOK(kind, name, params, args, stream)                                                              \
+    cudaError_t name params                                                                                 \
+    {                                                                                                       \
+        unsigned long long h = FNV_SEED;                                                                    \
+        FOR_EACH_IF_ANY(args, HASH_ARG, args)                                                               \
+        last_id = HOOK_ID_##name;                                                                           \
+        last_hash = h;                                                                                      \
+        calls[HOOK_ID_##name]++;                                                                            \
+        return recorder_result(HOOK_ID_##name);                                                             \
+    }
+#include "hooks.def"
+#undef HOOK
+
+/* The last call recorded: its hook id and argument hash. */
+int recorder_last(unsigned long long *hash)
+{
+    *hash = last_hash;
+    return last_id;
+}
+
+/* How many times the recorder's function for id ran. */
+unsigned long long recorder_calls(int id)
+{
+    return calls[id];
+}

@@ -1,0 +1,234 @@
+/* Unit tests of REPRISE_* parsing: values, bad values, typos, empty values, formatting. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "options.h"
+#include "suggest.h"
+#include "values.h"
+
+/* Parses a NULL-terminated list of "NAME=value" strings. */
+static void parse(struct options *opts, struct option_problems *problems, char **env)
+{
+    options_parse(opts, env, problems);
+}
+
+/* Every default in the table parses as a valid value of its own option. */
+static void test_table_defaults(void)
+{
+    for (int id = 0; id < OPT_COUNT; id++) {
+        char entry[256];
+        snprintf(entry, sizeof entry, "%s=%s", option_table[id].name, option_table[id].def);
+        char *env[] = {entry, NULL};
+        struct options opts;
+        struct option_problems problems;
+        parse(&opts, &problems, env);
+        if (option_table[id].type != OPTION_PATH || option_table[id].def[0])
+            CHECK(problems.count == 0);
+        CHECK(strncmp(option_table[id].name, "REPRISE_", 8) == 0);
+        CHECK(option_table[id].help[0] != '\0');
+    }
+}
+
+/* The enumerations' order matches the enums the code uses. */
+static void test_enum_order(void)
+{
+    const char *modes[] = {"off", "observe", "auto"};
+    const long mode_values[] = {MODE_OFF, MODE_OBSERVE, MODE_AUTO};
+    for (int i = 0; i < 3; i++) {
+        char entry[64];
+        snprintf(entry, sizeof entry, "REPRISE_MODE=%s", modes[i]);
+        char *env[] = {entry, NULL};
+        struct options opts;
+        struct option_problems problems;
+        parse(&opts, &problems, env);
+        CHECK(problems.count == 0);
+        CHECK(opts.num[OPT_MODE] == mode_values[i]);
+        CHECK(opts.from_env[OPT_MODE]);
+    }
+    const char *levels[] = {"error", "warn", "info", "debug"};
+    const long level_values[] = {LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG};
+    for (int i = 0; i < 4; i++) {
+        char entry[64];
+        snprintf(entry, sizeof entry, "REPRISE_LOG=%s", levels[i]);
+        char *env[] = {entry, NULL};
+        struct options opts;
+        struct option_problems problems;
+        parse(&opts, &problems, env);
+        CHECK(problems.count == 0);
+        CHECK(opts.num[OPT_LOG] == level_values[i]);
+    }
+}
+
+/* Defaults when nothing is set; unrelated variables are ignored. */
+static void test_defaults(void)
+{
+    char *env[] = {"PATH=/bin", "HOME=/root", "REPRISEX=1", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 0);
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO);
+    CHECK(opts.num[OPT_LOG] == LOG_WARN);
+    CHECK(opts.num[OPT_STATS] == 0);
+    CHECK(opts.num[OPT_STRICT] == 0);
+    CHECK_STR_EQ(opts.text[OPT_LOG_FILE], "");
+    CHECK(!opts.from_env[OPT_MODE]);
+}
+
+/* Every spelling of a boolean, in any case. */
+static void test_bool_spellings(void)
+{
+    const char *yes[] = {"1", "true", "TRUE", "yes", "Yes", "on", "ON"};
+    const char *no[] = {"0", "false", "False", "no", "NO", "off", "Off"};
+    for (int i = 0; i < 7; i++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "REPRISE_STATS=%s", yes[i]);
+        snprintf(b, sizeof b, "REPRISE_STRICT=%s", no[i]);
+        char *env[] = {a, b, NULL};
+        struct options opts;
+        struct option_problems problems;
+        parse(&opts, &problems, env);
+        CHECK(problems.count == 0);
+        CHECK(opts.num[OPT_STATS] == 1);
+        CHECK(opts.num[OPT_STRICT] == 0);
+    }
+}
+
+/* Enumerations are case-insensitive. */
+static void test_enum_case(void)
+{
+    char *env[] = {"REPRISE_MODE=OBSERVE", "REPRISE_LOG=Debug", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 0);
+    CHECK(opts.num[OPT_MODE] == MODE_OBSERVE);
+    CHECK(opts.num[OPT_LOG] == LOG_DEBUG);
+}
+
+/* A bad value names the variable, the value and what is accepted, and keeps the default. */
+static void test_bad_values(void)
+{
+    char *env[] = {"REPRISE_MODE=fast", "REPRISE_LOG=loud", "REPRISE_STATS=maybe", "REPRISE_STRICT=2", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 4);
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO);
+    CHECK(opts.num[OPT_LOG] == LOG_WARN);
+    CHECK(opts.num[OPT_STATS] == 0);
+    CHECK(!opts.from_env[OPT_MODE]);
+    CHECK_STR_EQ(problems.line[0],
+                 "REPRISE_MODE=fast is not valid (expected off, observe or auto); using default auto");
+    CHECK_STR_EQ(problems.line[1],
+                 "REPRISE_LOG=loud is not valid (expected error, warn, info or debug); using default warn");
+    CHECK_STR_EQ(problems.line[2],
+                 "REPRISE_STATS=maybe is not valid (expected 1/0, true/false, yes/no or on/off); using default off");
+    CHECK_CONTAINS(problems.line[3], "REPRISE_STRICT=2 is not valid");
+}
+
+/* Empty values are reported, except for paths where empty means the default. */
+static void test_empty_values(void)
+{
+    char *env[] = {"REPRISE_MODE=", "REPRISE_STATS=", "REPRISE_LOG_FILE=", "REPRISE_TRACE", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 2);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_MODE= is not valid (expected off, observe or auto); using default auto");
+    CHECK_CONTAINS(problems.line[1], "REPRISE_STATS= is not valid");
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO);
+    CHECK_STR_EQ(opts.text[OPT_LOG_FILE], "");
+}
+
+/* Misspelt names are reported, with a suggestion when one is close. */
+static void test_typos(void)
+{
+    char *env[] = {"REPRISE_MOED=off", "REPRISE_LGO=info", "REPRISE_STAT=1", "REPRISE_BANANA=1", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 4);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_MOED is not a known option (did you mean REPRISE_MODE?); ignored");
+    CHECK_STR_EQ(problems.line[1], "REPRISE_LGO is not a known option (did you mean REPRISE_LOG?); ignored");
+    CHECK_CONTAINS(problems.line[2], "did you mean REPRISE_STATS?");
+    CHECK_CONTAINS(problems.line[3], "REPRISE_BANANA is not a known option (known: REPRISE_MODE, ");
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO); /* the misspelt MODE=off did not apply */
+}
+
+/* The edit distance counts a swap of neighbours as one edit. */
+static void test_edit_distance(void)
+{
+    CHECK(edit_distance("MODE", "MODE") == 0);
+    CHECK(edit_distance("MOED", "MODE") == 1);
+    CHECK(edit_distance("mode", "MODE") == 0);
+    CHECK(edit_distance("LOG", "LOG_FILE") == 5);
+    CHECK(edit_distance("", "abc") == 3);
+}
+
+/* Integers within a range. */
+static void test_int_values(void)
+{
+    long v = -1;
+    CHECK(parse_int_in_range("5", "1..10", &v) && v == 5);
+    CHECK(!parse_int_in_range("0", "1..10", &v));
+    CHECK(!parse_int_in_range("11", "1..10", &v));
+    CHECK(!parse_int_in_range("5x", "1..10", &v));
+    CHECK(!parse_int_in_range("", "1..10", &v));
+    CHECK(!parse_int_in_range("99999999999999999999999", "1..10", &v));
+}
+
+/* The configuration line and its JSON form. */
+static void test_format(void)
+{
+    char *env[] = {"REPRISE_MODE=observe", "REPRISE_LOG=info", "REPRISE_LOG_FILE=/tmp/r-%p.log",
+                   "REPRISE_STATS=yes", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    char text[1024];
+    options_format(&opts, text, sizeof text);
+    CHECK_STR_EQ(text, "mode=observe log=info log_file=/tmp/r-%p.log trace=none stats=on strict=off");
+    options_format_json(&opts, text, sizeof text);
+    CHECK_STR_EQ(text, "{\"REPRISE_MODE\":\"observe\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
+                       "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\","
+                       "\"REPRISE_STRICT\":\"off\"}");
+}
+
+/* More problems than are kept are still counted. */
+static void test_many_problems(void)
+{
+    char *env[OPTION_PROBLEMS_MAX + 6];
+    char store[OPTION_PROBLEMS_MAX + 5][32];
+    for (int i = 0; i < OPTION_PROBLEMS_MAX + 5; i++) {
+        snprintf(store[i], sizeof store[i], "REPRISE_NOPE%d=1", i);
+        env[i] = store[i];
+    }
+    env[OPTION_PROBLEMS_MAX + 5] = NULL;
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == OPTION_PROBLEMS_MAX + 5);
+}
+
+int main(void)
+{
+    test_table_defaults();
+    test_enum_order();
+    test_defaults();
+    test_bool_spellings();
+    test_enum_case();
+    test_bad_values();
+    test_empty_values();
+    test_typos();
+    test_edit_distance();
+    test_int_values();
+    test_format();
+    test_many_problems();
+    return check_result("test_options");
+}
