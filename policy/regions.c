@@ -1,0 +1,214 @@
+/* Known regions: sequences of calls seen between boundaries, and what to do with each. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "regions.h"
+
+/* Back-off doubles with each failure in a row, up to this many doublings. */
+#define BACKOFF_MAX_SHIFT 6
+
+/* The hash of a whole sequence of calls. */
+static uint64_t sequence_hash(const struct call_sig *sigs, unsigned n)
+{
+    uint64_t h = n;
+    for (unsigned i = 0; i < n; i++)
+        h = sig_hash_extend(h, sig_hash(&sigs[i]));
+    return h;
+}
+
+/* An empty table with the given policy. */
+void regions_init(struct region_table *t, const struct region_policy *policy)
+{
+    memset(t, 0, sizeof *t);
+    t->policy = *policy;
+    if (t->policy.min_repeats == 0)
+        t->policy.min_repeats = 1;
+    t->next_id = 1;
+}
+
+/* Frees one region. */
+static void region_free(struct region_table *t, struct region *r)
+{
+    HASH_DEL(t->by_hash, r);
+    t->count--;
+    free(r->sigs);
+    free(r);
+}
+
+/* Frees every region (the caller has destroyed their graphs). */
+void regions_fini(struct region_table *t)
+{
+    struct region *r, *tmp;
+    HASH_ITER(hh, t->by_hash, r, tmp)
+        region_free(t, r);
+}
+
+/* Whether region r holds exactly these calls. */
+static bool region_is(const struct region *r, const struct call_sig *sigs, unsigned n)
+{
+    if (r->length != n)
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (!sig_equal(&r->sigs[i], &sigs[i]))
+            return false;
+    return true;
+}
+
+/* Drops the least recently used region without a graph, to make room. */
+static void forget_one(struct region_table *t)
+{
+    struct region *r, *tmp, *oldest = NULL;
+    HASH_ITER(hh, t->by_hash, r, tmp)
+        if (r->graph == NULL && (oldest == NULL || r->last_used < oldest->last_used))
+            oldest = r;
+    if (oldest)
+        region_free(t, oldest);
+}
+
+/* Stable sightings a region in back-off needs before it is replayed again. */
+unsigned regions_backoff_needed(const struct region_table *t, const struct region *r)
+{
+    unsigned shift = r->failures > 0 ? r->failures - 1 : 0;
+    if (shift > BACKOFF_MAX_SHIFT)
+        shift = BACKOFF_MAX_SHIFT;
+    return t->policy.min_repeats << shift;
+}
+
+/* Records a complete sighting of n calls passed through; returns the region or NULL. */
+struct region *regions_sighting(struct region_table *t, const struct call_sig *sigs, unsigned n)
+{
+    if (n < t->policy.min_calls || n > t->policy.max_calls || n == 0)
+        return NULL;
+    uint64_t h = sequence_hash(sigs, n);
+    struct region *r;
+    HASH_FIND(hh, t->by_hash, &h, sizeof h, r);
+    /* Two different sequences with one 64-bit hash: the newcomer is not
+       tracked.  Only a missed chance; replays match call by call. */
+    if (r && !region_is(r, sigs, n))
+        return NULL;
+    if (r == NULL) {
+        if (t->policy.max_regions && t->count >= t->policy.max_regions)
+            forget_one(t);
+        r = calloc(1, sizeof *r);
+        if (r == NULL)
+            return NULL;
+        r->sigs = malloc(sizeof *sigs * n);
+        if (r->sigs == NULL) {
+            free(r);
+            return NULL;
+        }
+        memcpy(r->sigs, sigs, sizeof *sigs * n);
+        r->length = n;
+        r->hash = h;
+        r->id = t->next_id++;
+        r->state = REGION_LEARNING;
+        HASH_ADD(hh, t->by_hash, hash, sizeof r->hash, r);
+        t->count++;
+    }
+    r->last_used = ++t->clock;
+    r->stats.sightings++;
+    r->stable++;
+    if (r->state == REGION_LEARNING && r->stable >= t->policy.min_repeats)
+        r->state = REGION_WANTED;
+    else if (r->state == REGION_BACKOFF && r->stable >= regions_backoff_needed(t, r))
+        r->state = r->graph ? REGION_GRAPHED : REGION_WANTED;
+    return r;
+}
+
+/* A GRAPHED or WANTED region beginning with the n observed calls, most recently used first. */
+struct region *regions_candidate(struct region_table *t, const struct call_sig *observed, unsigned n)
+{
+    struct region *r, *tmp, *best = NULL;
+    HASH_ITER(hh, t->by_hash, r, tmp) {
+        if ((r->state != REGION_GRAPHED && r->state != REGION_WANTED) || r->length < n)
+            continue;
+        if (best && r->last_used < best->last_used)
+            continue;
+        bool same = true;
+        for (unsigned i = 0; i < n && same; i++)
+            same = sig_equal(&r->sigs[i], &observed[i]);
+        if (same)
+            best = r;
+    }
+    return best;
+}
+
+/* Marks r as having a graph; returns a region to evict if there are now too many. */
+struct region *regions_graph_built(struct region_table *t, struct region *r, void *graph)
+{
+    if (r->graph == NULL)
+        t->graphs++;
+    r->graph = graph;
+    r->state = REGION_GRAPHED;
+    r->stats.builds++;
+    r->last_used = ++t->clock;
+    if (t->policy.max_graphs == 0 || t->graphs <= t->policy.max_graphs)
+        return NULL;
+    struct region *other, *tmp, *victim = NULL;
+    HASH_ITER(hh, t->by_hash, other, tmp)
+        if (other != r && other->graph && (victim == NULL || other->last_used < victim->last_used))
+            victim = other;
+    return victim;
+}
+
+/* Forgets an evicted region's graph; it must be learnt again. */
+void regions_evicted(struct region_table *t, struct region *r)
+{
+    if (r->graph) {
+        r->graph = NULL;
+        t->graphs--;
+    }
+    r->stats.evictions++;
+    r->state = REGION_LEARNING;
+    r->stable = 0;
+}
+
+/* Records a successful replay of r. */
+void regions_replayed(struct region_table *t, struct region *r, unsigned patched)
+{
+    r->last_used = ++t->clock;
+    r->failures = 0;
+    r->stats.replays++;
+    r->stats.calls_saved += r->length;
+    r->stats.args_patched += patched;
+}
+
+/* Records a failure of r; it backs off (longer each time it keeps failing). */
+void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
+{
+    (void)t;
+    r->failures++;
+    r->stable = 0;
+    r->state = REGION_BACKOFF;
+    if ((unsigned)reason < FALLBACK_REASON_COUNT)
+        r->stats.fallbacks[reason]++;
+}
+
+/* The name of a fallback reason, for logs ("mismatch"). */
+const char *fallback_reason_name(enum fallback_reason reason)
+{
+    static const char *const names[FALLBACK_REASON_COUNT] = {
+        [FALLBACK_MISMATCH] = "mismatch",
+        [FALLBACK_ENDED_EARLY] = "ended_early",
+        [FALLBACK_SYNC_INSIDE] = "sync_inside",
+        [FALLBACK_ALLOCATION] = "allocation",
+        [FALLBACK_HIDDEN_WORK] = "hidden_work",
+        [FALLBACK_PROGRAM_GRAPH] = "program_graph",
+        [FALLBACK_GRAPH_ERROR] = "graph_error",
+    };
+    return (unsigned)reason < FALLBACK_REASON_COUNT ? names[reason] : "unknown";
+}
+
+/* The name of a state, for logs. */
+const char *region_state_name(enum region_state state)
+{
+    switch (state) {
+    case REGION_LEARNING: return "learning";
+    case REGION_WANTED: return "wanted";
+    case REGION_GRAPHED: return "graphed";
+    case REGION_BACKOFF: return "backoff";
+    }
+    return "unknown";
+}

@@ -1,0 +1,121 @@
+/* Known regions: sequences of calls seen between boundaries, and what to do with each. */
+#ifndef REPRISE_REGIONS_H
+#define REPRISE_REGIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uthash.h>
+
+#include "signature.h"
+
+/* Where a region stands. */
+enum region_state {
+    REGION_LEARNING, /* seen fewer than min_repeats times */
+    REGION_WANTED,   /* stable: record its next occurrence and build a graph */
+    REGION_GRAPHED,  /* has an executable graph: replay it */
+    REGION_BACKOFF,  /* failed; waits for stable sightings before it is replayed again */
+};
+
+/* Why a replay or recording was abandoned and its calls passed through. */
+enum fallback_reason {
+    FALLBACK_MISMATCH,      /* a call differed from the graph's */
+    FALLBACK_ENDED_EARLY,   /* the region ended before the graph did */
+    FALLBACK_SYNC_INSIDE,   /* a query or sync of a stream or event in the region */
+    FALLBACK_ALLOCATION,    /* cudaMalloc, cudaFree or similar inside the region */
+    FALLBACK_HIDDEN_WORK,   /* work the shim cannot see appeared on the region's streams */
+    FALLBACK_PROGRAM_GRAPH, /* the program's own capture or graph launch */
+    FALLBACK_GRAPH_ERROR,   /* building, updating or launching the graph failed */
+    FALLBACK_REASON_COUNT
+};
+
+/* The choices that govern regions (from the REPRISE_* options). */
+struct region_policy {
+    unsigned min_repeats; /* identical sightings before a region is graphed */
+    unsigned min_calls;   /* shorter regions are not worth a graph */
+    unsigned max_calls;   /* longer regions are not tracked */
+    unsigned max_graphs;  /* executable graphs kept at once */
+    unsigned max_regions; /* regions remembered at once */
+};
+
+/* Counts kept per region for the log, the trace and the exit summary. */
+struct region_stats {
+    unsigned long long sightings;     /* times seen complete, passed through */
+    unsigned long long replays;       /* times replayed as a graph */
+    unsigned long long calls_saved;   /* calls not submitted individually */
+    unsigned long long args_patched;  /* nodes whose arguments were patched */
+    unsigned long long builds;        /* graphs built */
+    unsigned long long evictions;     /* graphs evicted */
+    unsigned long long fallbacks[FALLBACK_REASON_COUNT];
+};
+
+/* One region. */
+struct region {
+    unsigned id;
+    uint64_t hash;
+    unsigned length;
+    struct call_sig *sigs;
+    enum region_state state;
+    unsigned stable;       /* sightings since it was created or last failed */
+    unsigned failures;     /* failures since it last replayed successfully */
+    uint64_t last_used;    /* the table's clock when last seen or replayed */
+    void *graph;           /* the shim's executable graph, or NULL */
+    struct region_stats stats;
+    UT_hash_handle hh;
+};
+
+/* All regions of one detector. */
+struct region_table {
+    struct region_policy policy;
+    struct region *by_hash;
+    unsigned count;
+    unsigned graphs;
+    unsigned next_id;
+    uint64_t clock;
+};
+
+/* An empty table with the given policy. */
+void regions_init(struct region_table *t, const struct region_policy *policy);
+
+/* Frees every region (the caller has destroyed their graphs). */
+void regions_fini(struct region_table *t);
+
+/*
+ * Records a complete sighting of n calls passed through.  Returns the
+ * region (NULL if n is outside the policy's bounds or memory ran out); when
+ * it has just become stable its state is REGION_WANTED.
+ */
+struct region *regions_sighting(struct region_table *t, const struct call_sig *sigs, unsigned n);
+
+/*
+ * The region to follow given the first n calls of a new sequence: one that
+ * is GRAPHED or WANTED and begins with exactly these calls, the most
+ * recently used first.  NULL if none.
+ */
+struct region *regions_candidate(struct region_table *t, const struct call_sig *observed, unsigned n);
+
+/*
+ * Marks r as having a graph.  If that makes more graphs than the policy
+ * allows, returns the least recently used other graphed region, which the
+ * caller must destroy the graph of and pass to regions_evicted().
+ */
+struct region *regions_graph_built(struct region_table *t, struct region *r, void *graph);
+
+/* Forgets an evicted region's graph; it must be learnt again. */
+void regions_evicted(struct region_table *t, struct region *r);
+
+/* Records a successful replay of r, which saved `calls` calls and patched `patched` nodes. */
+void regions_replayed(struct region_table *t, struct region *r, unsigned patched);
+
+/* Records a failure of r; it backs off (longer each time it keeps failing). */
+void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason);
+
+/* Stable sightings a region in back-off needs before it is replayed again. */
+unsigned regions_backoff_needed(const struct region_table *t, const struct region *r);
+
+/* The name of a fallback reason, for logs ("mismatch"). */
+const char *fallback_reason_name(enum fallback_reason reason);
+
+/* The name of a state, for logs. */
+const char *region_state_name(enum region_state state);
+
+#endif

@@ -1,0 +1,38 @@
+/* A call's signature: what must be the same for two calls to be the same graph node. */
+#ifndef REPRISE_SIGNATURE_H
+#define REPRISE_SIGNATURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Everything that fixes a node's shape, and nothing that changes every
+ * iteration: argument bytes, pointers and memset values are patched into the
+ * graph, so they stay out.  The shim fills it from the intercepted call.
+ */
+struct call_sig {
+    uint16_t api;       /* hook id */
+    uint16_t stream;    /* the shim's small number for the stream */
+    uint32_t shared_mem;
+    uint64_t target;    /* kernel, host function or event: what runs or is recorded */
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint64_t bytes;     /* copy or set size */
+    uint32_t copy_kind; /* cudaMemcpyKind as resolved by the shim */
+    uint32_t flags;
+};
+
+/* A 64-bit hash of a signature (never 0). */
+uint64_t sig_hash(const struct call_sig *sig);
+
+/* Whether two signatures are the same. */
+bool sig_equal(const struct call_sig *a, const struct call_sig *b);
+
+/* Mixes one signature hash into a sequence hash. */
+static inline uint64_t sig_hash_extend(uint64_t seq, uint64_t h)
+{
+    seq ^= h + 0x9e3779b97f4a7c15ULL + (seq << 6) + (seq >> 2);
+    return seq;
+}
+
+#endif

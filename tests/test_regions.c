@@ -1,0 +1,169 @@
+/* Unit tests of the region table: learning, candidates, back-off, eviction. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "check.h"
+#include "regions.h"
+
+/* A sequence of n launch signatures of kernels base, base+1, ... */
+static void make_seq(struct call_sig *sigs, unsigned n, unsigned base)
+{
+    memset(sigs, 0, sizeof *sigs * n);
+    for (unsigned i = 0; i < n; i++) {
+        sigs[i].api = 1;
+        sigs[i].target = base + i;
+        sigs[i].grid[0] = sigs[i].block[0] = 32;
+    }
+}
+
+static const struct region_policy policy = {
+    .min_repeats = 2, .min_calls = 3, .max_calls = 100, .max_graphs = 2, .max_regions = 8};
+
+/* A region becomes WANTED after min_repeats identical sightings; different ones are separate regions. */
+static void test_learning(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig a[10], b[10];
+    make_seq(a, 10, 100);
+    make_seq(b, 10, 100);
+    b[5].grid[0] = 64; /* same kernels, one launch geometry differs */
+    struct region *ra = regions_sighting(&t, a, 10);
+    CHECK(ra && ra->state == REGION_LEARNING && ra->stable == 1);
+    struct region *rb = regions_sighting(&t, b, 10);
+    CHECK(rb && rb != ra && rb->state == REGION_LEARNING);
+    CHECK(regions_sighting(&t, a, 10) == ra);
+    CHECK(ra->state == REGION_WANTED);
+    CHECK(ra->stats.sightings == 2);
+    /* Too short or too long: not tracked. */
+    CHECK(regions_sighting(&t, a, 2) == NULL);
+    struct call_sig *long_seq = calloc(101, sizeof *long_seq);
+    make_seq(long_seq, 101, 0);
+    CHECK(regions_sighting(&t, long_seq, 101) == NULL);
+    free(long_seq);
+    /* A prefix is a different region. */
+    CHECK(regions_sighting(&t, a, 9) != ra);
+    regions_fini(&t);
+}
+
+/* Candidates: only WANTED or GRAPHED regions whose start matches, the most recent first. */
+static void test_candidates(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig a[6], b[6];
+    make_seq(a, 6, 1);
+    make_seq(b, 6, 1);
+    b[4].target = 99; /* shares a's first four calls */
+    CHECK(regions_candidate(&t, a, 1) == NULL);
+    struct region *ra = regions_sighting(&t, a, 6);
+    CHECK(regions_candidate(&t, a, 1) == NULL); /* still learning */
+    regions_sighting(&t, a, 6);
+    struct region *rb = regions_sighting(&t, b, 6);
+    regions_sighting(&t, b, 6);
+    CHECK(ra->state == REGION_WANTED && rb->state == REGION_WANTED);
+    CHECK(regions_candidate(&t, a, 1) == rb); /* b was used last */
+    CHECK(regions_candidate(&t, a, 5) == ra); /* the fifth call tells them apart */
+    CHECK(regions_candidate(&t, b, 5) == rb);
+    struct call_sig c[6];
+    make_seq(c, 6, 50);
+    CHECK(regions_candidate(&t, c, 1) == NULL);
+    regions_fini(&t);
+}
+
+/* Failures back off, longer each time; stable sightings bring a region back. */
+static void test_backoff(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig a[5];
+    make_seq(a, 5, 7);
+    struct region *r = regions_sighting(&t, a, 5);
+    regions_sighting(&t, a, 5);
+    int graph_token;
+    CHECK(regions_graph_built(&t, r, &graph_token) == NULL);
+    CHECK(r->state == REGION_GRAPHED && t.graphs == 1);
+    regions_replayed(&t, r, 3);
+    CHECK(r->stats.replays == 1 && r->stats.calls_saved == 5 && r->stats.args_patched == 3);
+
+    regions_failed(&t, r, FALLBACK_MISMATCH);
+    CHECK(r->state == REGION_BACKOFF && r->stats.fallbacks[FALLBACK_MISMATCH] == 1);
+    CHECK(regions_candidate(&t, a, 1) == NULL);
+    CHECK(regions_backoff_needed(&t, r) == 2);
+    regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_BACKOFF);
+    regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_GRAPHED); /* its graph was kept: no rebuild */
+    CHECK(regions_candidate(&t, a, 1) == r);
+
+    /* Failing again without a successful replay in between doubles the wait. */
+    regions_failed(&t, r, FALLBACK_ALLOCATION);
+    CHECK(regions_backoff_needed(&t, r) == 4);
+    for (int i = 0; i < 3; i++)
+        regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_BACKOFF);
+    regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_GRAPHED);
+    /* A success resets the count. */
+    regions_replayed(&t, r, 0);
+    regions_failed(&t, r, FALLBACK_MISMATCH);
+    CHECK(regions_backoff_needed(&t, r) == 2);
+    for (int i = 0; i < 40; i++)
+        regions_failed(&t, r, FALLBACK_MISMATCH);
+    CHECK(regions_backoff_needed(&t, r) == 2u << 6);
+    regions_fini(&t);
+}
+
+/* More graphs than allowed: the least recently used one is evicted and must be learnt again. */
+static void test_eviction(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig s[3][4];
+    struct region *r[3];
+    int tokens[3];
+    for (int i = 0; i < 3; i++) {
+        make_seq(s[i], 4, 10 * (unsigned)i);
+        regions_sighting(&t, s[i], 4);
+        r[i] = regions_sighting(&t, s[i], 4);
+    }
+    CHECK(regions_graph_built(&t, r[0], &tokens[0]) == NULL);
+    CHECK(regions_graph_built(&t, r[1], &tokens[1]) == NULL);
+    regions_replayed(&t, r[0], 0); /* r[1] is now the least recently used */
+    struct region *victim = regions_graph_built(&t, r[2], &tokens[2]);
+    CHECK(victim == r[1]);
+    if (victim) {
+        CHECK(victim->graph == &tokens[1]);
+        regions_evicted(&t, victim);
+        CHECK(victim->graph == NULL && victim->state == REGION_LEARNING && t.graphs == 2);
+        CHECK(victim->stats.evictions == 1);
+    }
+    regions_fini(&t);
+}
+
+/* The table remembers at most max_regions regions, dropping the least recently used without a graph. */
+static void test_region_limit(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig s[4];
+    for (unsigned i = 0; i < 20; i++) {
+        make_seq(s, 4, 100 * i);
+        CHECK(regions_sighting(&t, s, 4) != NULL);
+    }
+    CHECK(t.count == policy.max_regions);
+    regions_fini(&t);
+    CHECK(t.count == 0);
+}
+
+int main(void)
+{
+    test_learning();
+    test_candidates();
+    test_backoff();
+    test_eviction();
+    test_region_limit();
+    CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
+    return check_result("test_regions");
+}
