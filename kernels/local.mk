@@ -1,0 +1,63 @@
+## GPU programs and GPU tests (issue 2's evidence on a real GPU).
+##
+## `make gpu-programs` builds the standalone CUDA programs of kernels/apps/
+## into kernels/apps/NAME.gpu with nvcc, linked against the shared CUDA
+## runtime (a preload can only interpose libcudart.so).  They are not part of
+## `all` or `check`: a machine without nvcc builds and tests the rest as
+## before, and tests/gpu/*.sh skip (77) when the programs or a GPU are missing.
+## tools/gpu-suite runs them on a GPU machine; docs/gpu-suite.md says how.
+
+GPU_APP_FILES = \
+	kernels/apps/common.h \
+	kernels/apps/launch_loop.cu \
+	kernels/apps/launch_api.cu \
+	kernels/apps/two_streams.cu \
+	kernels/apps/bad_launch.cu \
+	kernels/apps/overhead_loop.cu
+GPU_APPS = \
+	kernels/apps/launch_loop.gpu \
+	kernels/apps/launch_loop_ptds.gpu \
+	kernels/apps/launch_api.gpu \
+	kernels/apps/two_streams.gpu \
+	kernels/apps/bad_launch.gpu \
+	kernels/apps/overhead_loop.gpu
+
+## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
+## The runtime is found through an rpath to the toolkit, or the usual search.
+GPU_NVCC_OPTIONS = -cudart shared -O2 -arch=sm_90 \
+	-gencode arch=compute_90,code=compute_90 \
+	-Xcompiler -Wall -Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64
+NVCC_APP = $(NVCC) $(GPU_NVCC_OPTIONS) -I$(srcdir)/kernels/apps
+nvcc_verbose = $(nvcc_verbose_@AM_V@)
+nvcc_verbose_ = $(nvcc_verbose_@AM_DEFAULT_V@)
+nvcc_verbose_0 = @echo "  NVCC     $@";
+nvcc_verbose_1 =
+
+if HAVE_NVCC
+gpu-programs: $(GPU_APPS)
+
+kernels/apps/launch_loop.gpu: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/launch_loop.cu
+kernels/apps/launch_loop_ptds.gpu: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) --default-stream per-thread -o $@ $(srcdir)/kernels/apps/launch_loop.cu
+kernels/apps/launch_api.gpu: $(srcdir)/kernels/apps/launch_api.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/launch_api.cu
+kernels/apps/two_streams.gpu: $(srcdir)/kernels/apps/two_streams.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/two_streams.cu
+kernels/apps/bad_launch.gpu: $(srcdir)/kernels/apps/bad_launch.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bad_launch.cu
+kernels/apps/overhead_loop.gpu: $(srcdir)/kernels/apps/overhead_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/overhead_loop.cu
+else
+gpu-programs:
+	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
+endif
+.PHONY: gpu-programs
+CLEANFILES += $(GPU_APPS)
+
+## The GPU tests: they skip (77) without the programs above or without a GPU.
+TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh
+
+EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
+	tests/gpu/passthrough.sh tests/gpu/torch.sh \
+	tools/gpu-suite tools/bench-overhead
