@@ -84,8 +84,8 @@ static inline void verify_u32(const char *name, const uint32_t *got, const uint3
 /*
  * The integer kernels shared by launch_loop and launch_api: both programs do
  * the same work through different launch APIs, so their checksums must be
- * equal.  Each kernel also exists as a host function (suffix _cpu) that
- * computes the reference.  Arithmetic is on uint32_t, wrapping.
+ * equal.  The arithmetic (uint32_t, wrapping) is in the op_* functions,
+ * which both the kernels and the CPU reference (loop_reference) call.
  */
 #define LOOP_N 4096
 #define LOOP_ITERS 200

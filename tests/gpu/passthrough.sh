@@ -59,6 +59,7 @@ for entry in $programs; do
     where=${entry#*:}
     prog="$APPS/$name.gpu"
     out="$WORK/$name"
+    failures_before=$failures
 
     status=0
     $LIMIT "$prog" > "$out.plain.out" 2> "$out.plain.err" || status=$?
@@ -114,7 +115,20 @@ for entry in $programs; do
         [ "$busy" -eq 2 ] || fail "$name: launches on $busy streams of its own, expected 2"
         ;;
     esac
-    echo "$name: output identical without the shim and with off, observe, auto; observe counted $counted launches: $(tr '\n' ' ' < "$out.calls")"
+    if [ "$failures" -eq "$failures_before" ]; then
+        echo "ok: $name: same output and status without the shim and with off, observe, auto; observe counted $counted launches: $(tr '\n' ' ' < "$out.calls")"
+    else
+        echo "FAILED: $name ($((failures - failures_before)) failure(s) above)" >&2
+    fi
+done
+
+# launch_loop, its per-thread twin and launch_api do the same work through
+# different launch functions: the same results.
+for name in launch_loop_ptds launch_api; do
+    [ -f "$WORK/$name.plain.out" ] && [ -f "$WORK/launch_loop.plain.out" ] || continue
+    grep '^checksum ' "$WORK/launch_loop.plain.out" > "$WORK/loop.sums"
+    grep '^checksum ' "$WORK/$name.plain.out" | cmp -s "$WORK/loop.sums" - ||
+        fail "$name's checksums differ from launch_loop's: the same work should give the same results"
 done
 
 keep
