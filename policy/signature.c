@@ -17,7 +17,8 @@ static inline uint64_t mix64(uint64_t x)
 /* A 64-bit hash of a signature (never 0). */
 uint64_t sig_hash(const struct call_sig *sig)
 {
-    uint64_t h = mix64(((uint64_t)sig->api << 48) ^ ((uint64_t)sig->stream << 32) ^ sig->shared_mem);
+    uint64_t h = mix64(((uint64_t)sig->api << 32) ^ sig->shared_mem);
+    h = mix64(h ^ sig->stream);
     h = mix64(h ^ sig->target);
     h = mix64(h ^ (((uint64_t)sig->grid[0] << 32) | sig->grid[1]));
     h = mix64(h ^ (((uint64_t)sig->grid[2] << 32) | sig->block[0]));

@@ -11,8 +11,8 @@
  * graph, so they stay out.  The shim fills it from the intercepted call.
  */
 struct call_sig {
-    uint16_t api;       /* hook id */
-    uint16_t stream;    /* the shim's small number for the stream */
+    uint32_t api;       /* hook id */
+    uint64_t stream;    /* the stream handle */
     uint32_t shared_mem;
     uint64_t target;    /* kernel, host function or event: what runs or is recorded */
     uint32_t grid[3];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "log.h"
 #include "shim.h"
 #include "summary.h"
@@ -16,6 +17,7 @@ extern char **environ;
 struct options shim_options;
 atomic_bool shim_ready;
 bool shim_observing;
+bool shim_auto;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 /* Set while this thread initialises: a hooked call made during init (from a
@@ -53,13 +55,14 @@ static void shim_init(void)
     char text[2048];
     options_format(&shim_options, text, sizeof text);
     log_info("reprise %s in %s: config %s", PACKAGE_VERSION, program_invocation_short_name, text);
-    if (shim_options.num[OPT_MODE] == MODE_AUTO)
-        log_info("mode auto: graph capture is not built yet; calls are forwarded and counted as in observe");
     options_format_json(&shim_options, text, sizeof text);
     trace_event("config", "\"version\":\"%s\",\"program\":\"%s\",\"options\":%s", PACKAGE_VERSION,
                 program_invocation_short_name, text);
 
     shim_observing = shim_options.num[OPT_MODE] != MODE_OFF;
+    shim_auto = shim_options.num[OPT_MODE] == MODE_AUTO;
+    if (shim_auto)
+        engine_configure();
     initialising = false;
     atomic_store_explicit(&shim_ready, true, memory_order_release);
     errno = saved_errno;
@@ -84,6 +87,8 @@ __attribute__((destructor)) static void shim_destructor(void)
 {
     if (!atomic_load(&shim_ready))
         return;
+    if (shim_auto)
+        engine_shutdown();
     summary_at_exit();
     trace_close();
 }

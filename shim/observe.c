@@ -32,13 +32,18 @@ static __thread struct stream_stats *stream_cache[STREAM_CACHE_SIZE] __attribute
 static unsigned activities_of(enum call_kind kind, enum activity out[2])
 {
     switch (kind) {
-    case CALL_LAUNCH: out[0] = ACT_LAUNCH; return 1;
-    case CALL_HOST_FUNC: out[0] = ACT_HOST_FUNC; return 1;
-    case CALL_COPY: out[0] = ACT_COPY; return 1;
+    case CALL_LAUNCH:
+    case CALL_LAUNCH_OTHER: out[0] = ACT_LAUNCH; return 1;
+    case CALL_HOST_FUNC:
+    case CALL_HOST_FUNC_OTHER: out[0] = ACT_HOST_FUNC; return 1;
+    case CALL_COPY:
+    case CALL_COPY_OTHER: out[0] = ACT_COPY; return 1;
     case CALL_COPY_SYNC: out[0] = ACT_COPY; out[1] = ACT_SYNC; return 2;
-    case CALL_SET: out[0] = ACT_SET; return 1;
+    case CALL_SET:
+    case CALL_SET_OTHER: out[0] = ACT_SET; return 1;
     case CALL_SET_SYNC: out[0] = ACT_SET; out[1] = ACT_SYNC; return 2;
-    case CALL_EVENT_RECORD: out[0] = ACT_EVENT_RECORD; return 1;
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_RECORD_OTHER: out[0] = ACT_EVENT_RECORD; return 1;
     case CALL_EVENT_WAIT: out[0] = ACT_EVENT_WAIT; return 1;
     case CALL_EVENT_SYNC:
     case CALL_STREAM_SYNC:

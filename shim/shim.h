@@ -10,6 +10,7 @@
 extern struct options shim_options;
 extern atomic_bool shim_ready;
 extern bool shim_observing; /* mode is observe or auto: count what passes */
+extern bool shim_auto;      /* mode is auto: graph repeated work */
 
 /* Initialises once; returns at once when called again or recursively during init. */
 void shim_init_slow(void);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "log.h"
 #include "observe.h"
 #include "shim.h"
@@ -120,6 +121,8 @@ void summary_at_exit(void)
         for (unsigned i = 0; i < verdict.count; i++)
             log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
     }
+    if (shim_auto && (to_log || trace_enabled()))
+        engine_summary();
 
     if (!trace_enabled())
         return;

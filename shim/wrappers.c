@@ -1,6 +1,8 @@
-/* The exported wrappers, one per line of hooks.def: initialise, count, forward. */
+/* The exported wrappers, one per line of hooks.def: initialise, count, hand to the engine, forward. */
 #include "config.h"
 
+#include "call.h"
+#include "engine.h"
 #include "observe.h"
 #include "real.h"
 #include "shim.h"
@@ -12,8 +14,17 @@
         name##_fn real = (name##_fn)real_function(HOOK_ID_##name);                                          \
         if (__builtin_expect(real == NULL, 0))                                                              \
             return real_missing(HOOK_ID_##name);                                                            \
-        if (__builtin_expect(shim_observing, 0))                                                            \
+        if (__builtin_expect(shim_observing, 0)) {                                                          \
             observe_call(HOOK_ID_##name, stream);                                                           \
+            if (shim_auto) {                                                                                \
+                if (CALL_##kind == CALL_ERROR_CHECK)                                                        \
+                    return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                   \
+                struct call call = {CALL_HEAD(HOOK_ID_##name, CALL_##kind, stream) CALL_FIELDS_##kind};          \
+                cudaError_t result;                                                                         \
+                if (engine_call(&call, &result))                                                            \
+                    return result;                                                                          \
+            }                                                                                               \
+        }                                                                                                   \
         return real args;                                                                                   \
     }
 #include "hooks.def"

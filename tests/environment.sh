@@ -5,13 +5,13 @@
 prog="$TESTS_BIN/test_forwarding"
 
 # A bad value and a typo warn once each, and the program runs normally.
-with_shim REPRISE_MODE=fast REPRISE_MOED=off "$prog" > "$WORK/out" 2> "$WORK/err" || fail "bad values stopped the program"
+with_shim REPRISE_MODE=fast REPRISE_MOED=off "$TESTS_BIN/test_threads" > "$WORK/out" 2> "$WORK/err" || fail "bad values stopped the program"
 expect_in "$WORK/err" "warning: REPRISE_MODE=fast is not valid (expected off, observe or auto); using default auto"
 expect_in "$WORK/err" "warning: REPRISE_MOED is not a known option (did you mean REPRISE_MODE?); ignored"
 expect_count "$WORK/err" "warning:" 2
 
 # The default: no output at all from the shim.
-with_shim "$prog" > "$WORK/out" 2> "$WORK/err" || fail "default run failed"
+with_shim "$TESTS_BIN/test_threads" > "$WORK/out" 2> "$WORK/err" || fail "default run failed"
 [ ! -s "$WORK/err" ] || { fail "the shim wrote to stderr by default"; cat "$WORK/err" >&2; }
 
 # REPRISE_STRICT: the same mistakes abort the program, with an error that says why.
@@ -24,7 +24,7 @@ expect_in "$WORK/err" "error: REPRISE_STRICT is on and 1 REPRISE_* variable is i
 
 # REPRISE_LOG=info prints the effective configuration once, with pid and thread number.
 with_shim REPRISE_LOG=info REPRISE_MODE=observe "$prog" > "$WORK/out" 2> "$WORK/err" || fail "info run failed"
-expect_count "$WORK/err" ": config mode=observe log=info log_file=stderr trace=none stats=off strict=off" 1
+expect_count "$WORK/err" ": config mode=observe min_repeats=2 min_region_calls=4 max_region_calls=8192 max_graphs=32 log=info log_file=stderr trace=none stats=off strict=off" 1
 grep -qE '^reprise\[[0-9]+:[0-9]+\] info: reprise [0-9.]+ in test_forwarding: config ' "$WORK/err" ||
     fail "config line not in the expected format"
 
@@ -33,14 +33,14 @@ expect_in "$WORK/err" "info: exit: "
 expect_in "$WORK/err" "info: verdict: "
 
 # REPRISE_LOG_FILE with %p writes there and not to stderr.
-with_shim REPRISE_LOG=info REPRISE_LOG_FILE="$WORK/log-%p.txt" "$prog" > "$WORK/out" 2> "$WORK/err" || fail "log file run failed"
+with_shim REPRISE_MODE=observe REPRISE_LOG=info REPRISE_LOG_FILE="$WORK/log-%p.txt" "$prog" > "$WORK/out" 2> "$WORK/err" || fail "log file run failed"
 [ ! -s "$WORK/err" ] || fail "the shim wrote to stderr although a log file was given"
 set -- "$WORK"/log-*.txt
 [ -f "$1" ] || fail "no log file was written"
 [ -f "$1" ] && expect_in "$1" "info: reprise "
 
 # An unwritable log file falls back to stderr with a warning.
-with_shim REPRISE_LOG=info REPRISE_LOG_FILE=/nonexistent-dir/r.log "$prog" > "$WORK/out" 2> "$WORK/err" || fail "fallback run failed"
+with_shim REPRISE_MODE=observe REPRISE_LOG=info REPRISE_LOG_FILE=/nonexistent-dir/r.log "$prog" > "$WORK/out" 2> "$WORK/err" || fail "fallback run failed"
 expect_in "$WORK/err" "warning: cannot open log file /nonexistent-dir/r.log: No such file or directory; logging to stderr"
 expect_in "$WORK/err" "info: reprise "
 

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Every hooked function, called through the shim in each mode, reaches the
-# runtime with the same arguments and returns the runtime's code unchanged;
-# observe counts each call exactly once.
+# Every hooked function, called through the shim in off and observe mode,
+# reaches the runtime with the same arguments and returns the runtime's code
+# unchanged; observe counts each call exactly once.  (auto holds calls back
+# and keeps the program's last error: the fake runtime here, which fails
+# every call, cannot stand for it; tests/standin does.)
 . "${top_srcdir:-.}/tests/lib.sh"
 prog="$TESTS_BIN/test_forwarding"
 
@@ -9,7 +11,7 @@ prog="$TESTS_BIN/test_forwarding"
 "$prog" > "$WORK/plain.out" 2>&1 || fail "test_forwarding without the shim"
 grep '^called ' "$WORK/plain.out" > "$WORK/plain.called"
 
-for mode in off observe auto; do
+for mode in off observe; do
     with_shim EXPECT_SHIM=1 REPRISE_MODE=$mode REPRISE_TRACE="$WORK/trace-$mode.json" \
         "$prog" > "$WORK/$mode.out" 2> "$WORK/$mode.err" || { fail "test_forwarding with REPRISE_MODE=$mode"; cat "$WORK/$mode.err" >&2; }
     grep '^called ' "$WORK/$mode.out" | cmp -s "$WORK/plain.called" - || fail "output with REPRISE_MODE=$mode differs from the plain run"

@@ -171,6 +171,21 @@ static void test_edit_distance(void)
     CHECK(edit_distance("", "abc") == 3);
 }
 
+/* Integer options: a value out of range names the range and keeps the default. */
+static void test_int_option(void)
+{
+    char *env[] = {"REPRISE_MIN_REPEATS=0", "REPRISE_MAX_GRAPHS=64", "REPRISE_MAX_REGION_CALLS=lots", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 2);
+    CHECK_STR_EQ(problems.line[0],
+                 "REPRISE_MIN_REPEATS=0 is not valid (expected an integer from 1 to 1000); using default 2");
+    CHECK_CONTAINS(problems.line[1], "REPRISE_MAX_REGION_CALLS=lots is not valid (expected an integer from 1 to ");
+    CHECK(opts.num[OPT_MIN_REPEATS] == 2);
+    CHECK(opts.num[OPT_MAX_GRAPHS] == 64);
+}
+
 /* Integers within a range. */
 static void test_int_values(void)
 {
@@ -193,9 +208,11 @@ static void test_format(void)
     parse(&opts, &problems, env);
     char text[1024];
     options_format(&opts, text, sizeof text);
-    CHECK_STR_EQ(text, "mode=observe log=info log_file=/tmp/r-%p.log trace=none stats=on strict=off");
+    CHECK_STR_EQ(text, "mode=observe min_repeats=2 min_region_calls=4 max_region_calls=8192 max_graphs=32 log=info "
+                       "log_file=/tmp/r-%p.log trace=none stats=on strict=off");
     options_format_json(&opts, text, sizeof text);
-    CHECK_STR_EQ(text, "{\"REPRISE_MODE\":\"observe\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
+    CHECK_STR_EQ(text, "{\"REPRISE_MODE\":\"observe\",\"REPRISE_MIN_REPEATS\":\"2\",\"REPRISE_MIN_REGION_CALLS\":\"4\","
+                       "\"REPRISE_MAX_REGION_CALLS\":\"8192\",\"REPRISE_MAX_GRAPHS\":\"32\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
                        "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\","
                        "\"REPRISE_STRICT\":\"off\"}");
 }
@@ -228,6 +245,7 @@ int main(void)
     test_typos();
     test_edit_distance();
     test_int_values();
+    test_int_option();
     test_format();
     test_many_problems();
     return check_result("test_options");

@@ -1,0 +1,448 @@
+/* Automatic graphs: follows each thread's calls, replays known regions as graphs, falls back safely. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "errors.h"
+#include "hidden_work.h"
+#include "log.h"
+#include "record.h"
+#include "region_graph.h"
+#include "regions.h"
+#include "runtime.h"
+#include "shim.h"
+#include "trace.h"
+
+/* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
+#define STAGING_MAX (16u << 20)
+
+/* What a thread is doing with its current sequence of calls. */
+enum follow_mode {
+    FOLLOW_NONE,   /* passing through, learning */
+    FOLLOW_RECORD, /* passing through and recording, to build a graph at its end */
+    FOLLOW_REPLAY, /* holding calls back, to launch a graph at its end */
+};
+
+/* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
+struct tracker {
+    pthread_mutex_t lock; /* its own thread takes it on every call; another only to submit held-back work */
+    enum follow_mode mode;
+    struct region *region;
+    struct call_sig *observed;
+    unsigned observed_count, observed_capacity;
+    bool overflow;
+    struct record_list records;
+    bool pending;         /* records hold calls not yet submitted */
+    struct region_table table;
+    unsigned thread_number;
+    struct tracker *next;
+};
+
+static struct region_policy policy;
+static pthread_mutex_t trackers_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tracker *trackers;
+static atomic_int pending_trackers;  /* trackers holding calls back */
+static atomic_int program_captures;  /* the program's own captures in progress */
+static atomic_bool shut_down;
+static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
+
+/* Reads the engine's options; called once at init when the mode is auto. */
+void engine_configure(void)
+{
+    policy.min_repeats = (unsigned)shim_options.num[OPT_MIN_REPEATS];
+    policy.min_calls = (unsigned)shim_options.num[OPT_MIN_REGION_CALLS];
+    policy.max_calls = (unsigned)shim_options.num[OPT_MAX_REGION_CALLS];
+    policy.max_graphs = (unsigned)shim_options.num[OPT_MAX_GRAPHS];
+    policy.max_regions = policy.max_graphs * 4 + 64;
+}
+
+/* This thread's tracker, created on its first call; NULL if memory ran out. */
+static struct tracker *tracker_self(void)
+{
+    if (__builtin_expect(self != NULL, 1))
+        return self;
+    struct tracker *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    pthread_mutex_init(&t->lock, NULL);
+    regions_init(&t->table, &policy);
+    t->thread_number = log_thread_number();
+    pthread_mutex_lock(&trackers_lock);
+    t->next = trackers;
+    trackers = t;
+    pthread_mutex_unlock(&trackers_lock);
+    self = t;
+    return t;
+}
+
+/* Marks whether t holds calls back. */
+static void set_pending(struct tracker *t, bool pending)
+{
+    if (t->pending != pending) {
+        t->pending = pending;
+        atomic_fetch_add(&pending_trackers, pending ? 1 : -1);
+    }
+}
+
+/* Submits the held-back calls one by one, in the order the program made them. */
+static void submit_held_back(struct tracker *t)
+{
+    for (unsigned i = 0; i < t->records.count; i++)
+        (void)record_forward(&t->records, &t->records.calls[i]); /* errors stay in the runtime, as eager ones would */
+    set_pending(t, false);
+}
+
+/* Gives up replaying: submits what was held back and backs the region off. */
+static void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail)
+{
+    struct region *r = t->region;
+    unsigned held = t->records.count;
+    submit_held_back(t);
+    regions_failed(&t->table, r, reason);
+    log_info("region %u: fell back after %u of %u calls (%s%s%s); passing through until it is stable again "
+             "(%u sightings)",
+             r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
+             regions_backoff_needed(&t->table, r));
+    trace_event("fallback", "\"region\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
+                fallback_reason_name(reason), held, r->length);
+    t->mode = FOLLOW_NONE;
+    t->region = NULL;
+}
+
+/* Another thread's calls must not overtake work this thread holds back: submit every other thread's. */
+static void submit_other_threads(struct tracker *me)
+{
+    pthread_mutex_lock(&trackers_lock);
+    for (struct tracker *t = trackers; t; t = t->next) {
+        if (t == me || !t->pending)
+            continue;
+        pthread_mutex_lock(&t->lock);
+        if (t->pending && t->mode == FOLLOW_REPLAY)
+            fall_back(t, FALLBACK_THREAD, "another thread made a CUDA call meanwhile");
+        pthread_mutex_unlock(&t->lock);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+}
+
+/* Where the memory behind a host-side pointer lives. */
+static enum host_memory memory_of(const void *ptr)
+{
+    struct cudaPointerAttributes attributes;
+    struct saved_error saved;
+    errors_save(&saved);
+    cudaError_t err = RT_CALL(cudaPointerGetAttributes, &attributes, ptr);
+    errors_restore(&saved);
+    if (err != cudaSuccess || attributes.type == cudaMemoryTypeUnregistered)
+        return MEMORY_PAGEABLE;
+    return attributes.type == cudaMemoryTypeHost ? MEMORY_PINNED : MEMORY_DEVICE;
+}
+
+/* Appends a signature to the sequence being observed. */
+static void observe_sig(struct tracker *t, const struct call_sig *sig)
+{
+    if (t->overflow)
+        return;
+    if (t->observed_count == t->observed_capacity) {
+        unsigned capacity = t->observed_capacity ? t->observed_capacity * 2 : 256;
+        if (capacity > policy.max_calls + 1)
+            capacity = policy.max_calls + 1;
+        struct call_sig *grown =
+            capacity > t->observed_capacity ? realloc(t->observed, sizeof *grown * capacity) : NULL;
+        if (grown == NULL) {
+            t->overflow = true;
+            return;
+        }
+        t->observed = grown;
+        t->observed_capacity = capacity;
+    }
+    t->observed[t->observed_count++] = *sig;
+}
+
+static pthread_once_t exit_hook_once = PTHREAD_ONCE_INIT;
+
+/* Runs engine_shutdown at exit before the runtime's own exit handlers, which were registered earlier. */
+static void register_exit_hook(void)
+{
+    atexit(engine_shutdown);
+}
+
+/* Builds the graph of the occurrence just recorded. */
+static void build_graph(struct tracker *t)
+{
+    struct region *r = t->region;
+    char why[256];
+    pthread_once(&exit_hook_once, register_exit_hook);
+    if (hidden_work_possible(why, sizeof why)) {
+        log_info("region %u: not graphed: %s is loaded and may launch through the driver API, unseen, on the same "
+                 "streams",
+                 r->id, why);
+        regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
+        return;
+    }
+    struct region_graph *g = region_graph_build(&t->records, why, sizeof why);
+    if (g == NULL) {
+        log_info("region %u: not graphed: %s", r->id, why);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"%s\"", r->id, why);
+        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
+        return;
+    }
+    unsigned nodes, streams;
+    region_graph_shape(g, &nodes, &streams);
+    log_info("region %u: graph built (%u nodes on %u stream%s); replaying from its next occurrence", r->id, nodes,
+             streams, streams == 1 ? "" : "s");
+    trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u", r->id, nodes, streams);
+    struct region *victim = regions_graph_built(&t->table, r, g);
+    if (victim) {
+        log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
+                 policy.max_graphs);
+        trace_event("evicted", "\"region\":%u", victim->id);
+        region_graph_destroy(victim->graph);
+        regions_evicted(&t->table, victim);
+    }
+}
+
+/* Launches the graph for a complete replayed occurrence, or submits the calls if that fails. */
+static void launch_replay(struct tracker *t)
+{
+    struct region *r = t->region;
+    char who[256];
+    if (hidden_work_possible(who, sizeof who)) {
+        fall_back(t, FALLBACK_HIDDEN_WORK, who);
+        return;
+    }
+    cudaError_t error;
+    int patched = region_graph_launch(r->graph, &t->records, &error);
+    if (patched < 0) {
+        fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(error));
+        return;
+    }
+    set_pending(t, false);
+    bool first = r->stats.replays == 0;
+    regions_replayed(&t->table, r, (unsigned)patched);
+    if (first)
+        log_info("region %u: replayed as a graph (%u calls in one launch, %d nodes patched)", r->id, r->length,
+                 patched);
+    else
+        log_debug("region %u: replayed (%d nodes patched)", r->id, patched);
+}
+
+/* The reason to give when a boundary of this kind cuts a replay short. */
+static enum fallback_reason boundary_reason(enum call_kind kind)
+{
+    switch (kind) {
+    case CALL_QUERY:
+    case CALL_EVENT_SYNC:
+    case CALL_STREAM_SYNC:
+    case CALL_DEVICE_SYNC:
+    case CALL_COPY_SYNC:
+    case CALL_SET_SYNC: return FALLBACK_SYNC_INSIDE;
+    case CALL_ALLOC:
+    case CALL_FREE: return FALLBACK_ALLOCATION;
+    case CALL_CAPTURE:
+    case CALL_GRAPH_LAUNCH: return FALLBACK_PROGRAM_GRAPH;
+    default: return FALLBACK_MISMATCH;
+    }
+}
+
+/* Ends the current sequence before a boundary call is forwarded: launch, build or learn. */
+static void end_sequence(struct tracker *t, const struct call *boundary)
+{
+    struct region *r = t->region;
+    if (t->mode == FOLLOW_REPLAY) {
+        if (t->records.count == r->length)
+            launch_replay(t);
+        else
+            fall_back(t, boundary_reason(boundary->kind), hook_table[boundary->api].name);
+    } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
+        build_graph(t);
+    }
+    if (!t->overflow && t->observed_count > 0) {
+        struct region *seen = regions_sighting(&t->table, t->observed, t->observed_count);
+        if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == policy.min_repeats) {
+            log_info("region %u: %u calls seen %u times alike; recording its next occurrence", seen->id,
+                     seen->length, seen->stable);
+            trace_event("region_found", "\"region\":%u,\"calls\":%u,\"sightings\":%u", seen->id, seen->length,
+                        seen->stable);
+        }
+    }
+    t->observed_count = 0;
+    t->overflow = false;
+    t->mode = FOLLOW_NONE;
+    t->region = NULL;
+    record_reset(&t->records);
+}
+
+/* Starts following a sequence at its first call: replay, record, or just learn. */
+static void start_sequence(struct tracker *t, const struct call_sig *sig)
+{
+    struct region *r = regions_candidate(&t->table, sig, 1);
+    t->region = r;
+    t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
+}
+
+/* A call that can be a graph node: hold it back, record it, or let it pass. */
+static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
+{
+    enum host_memory src_memory = MEMORY_DEVICE;
+    if (c->kind == CALL_COPY && c->copy_kind != cudaMemcpyDeviceToDevice) {
+        /* A copy into pageable memory returns only once done: the program may read it at once. */
+        if (c->copy_kind != cudaMemcpyHostToDevice && memory_of(c->dst) == MEMORY_PAGEABLE) {
+            end_sequence(t, c);
+            return false;
+        }
+        src_memory = c->copy_kind == cudaMemcpyDeviceToHost ? MEMORY_DEVICE : memory_of(c->src);
+        if (src_memory == MEMORY_PAGEABLE && c->bytes > STAGING_MAX) {
+            end_sequence(t, c);
+            return false;
+        }
+    }
+    struct call_sig sig;
+    call_signature(c, src_memory, &sig);
+    unsigned position = t->observed_count;
+    observe_sig(t, &sig);
+    if (position == 0)
+        start_sequence(t, &sig);
+    struct region *r = t->region;
+    if (t->mode == FOLLOW_NONE)
+        return false;
+
+    bool matches = position < r->length && sig_equal(&r->sigs[position], &sig);
+    if (!matches && !t->overflow) {
+        /* Another known region may begin with the same calls. */
+        struct region *other = regions_candidate(&t->table, t->observed, position + 1);
+        bool same_mode = other && ((t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED));
+        if (same_mode) {
+            t->region = r = other;
+            matches = true;
+        }
+    }
+    if (!matches) {
+        if (t->mode == FOLLOW_REPLAY)
+            fall_back(t, FALLBACK_MISMATCH, hook_table[c->api].name);
+        t->mode = FOLLOW_NONE;
+        return false;
+    }
+    if (!record_append(&t->records, c, &sig, src_memory)) {
+        if (t->mode == FOLLOW_REPLAY)
+            fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
+        t->mode = FOLLOW_NONE;
+        return false;
+    }
+    if (t->mode == FOLLOW_RECORD)
+        return false;
+    set_pending(t, true);
+    *result = cudaSuccess;
+    return true;
+}
+
+/* Sees a call before it reaches the runtime; true if held back, with *result for the program. */
+bool engine_call(const struct call *c, cudaError_t *result)
+{
+    struct tracker *t = tracker_self();
+    if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return false;
+    if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
+        submit_other_threads(t);
+    bool taken = false;
+    pthread_mutex_lock(&t->lock);
+    switch (c->kind) {
+    case CALL_LAUNCH:
+    case CALL_COPY:
+    case CALL_SET:
+    case CALL_HOST_FUNC:
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT:
+        if (atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
+            taken = follow_node_call(t, c, result);
+            break;
+        }
+        end_sequence(t, c); /* the program captures: stay out of its way */
+        break;
+    case CALL_EVENT_CREATE:
+    case CALL_STREAM_CREATE:
+    case CALL_CAPTURE_QUERY:
+    case CALL_ERROR_CHECK:
+        break; /* no effect on ordering */
+    case CALL_CAPTURE:
+        end_sequence(t, c);
+        if (c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
+            c->api == HOOK_ID_cudaStreamBeginCaptureToGraph || c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz)
+            atomic_fetch_add(&program_captures, 1);
+        else if (atomic_load(&program_captures) > 0)
+            atomic_fetch_sub(&program_captures, 1);
+        break;
+    default:
+        end_sequence(t, c);
+        break;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return taken;
+}
+
+/* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
+cudaError_t engine_last_error(bool take)
+{
+    cudaError_t owed = errors_owed(take);
+    if (owed != cudaSuccess)
+        return owed;
+    return take ? REAL_CALL(cudaGetLastError) : REAL_CALL(cudaPeekAtLastError);
+}
+
+/* Submits every thread's held-back work and destroys every graph (at exit). */
+void engine_shutdown(void)
+{
+    if (atomic_exchange(&shut_down, true))
+        return;
+    pthread_mutex_lock(&trackers_lock);
+    for (struct tracker *t = trackers; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        if (t->pending)
+            submit_held_back(t);
+        struct region *r, *tmp;
+        HASH_ITER(hh, t->table.by_hash, r, tmp)
+            if (r->graph) {
+                region_graph_destroy(r->graph);
+                r->graph = NULL;
+            }
+        pthread_mutex_unlock(&t->lock);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+}
+
+/* Logs each region's counts and writes them to the trace (exit summary). */
+void engine_summary(void)
+{
+    pthread_mutex_lock(&trackers_lock);
+    for (struct tracker *t = trackers; t; t = t->next) {
+        struct region *r, *tmp;
+        HASH_ITER(hh, t->table.by_hash, r, tmp) {
+            const struct region_stats *s = &r->stats;
+            if (s->builds == 0 && s->replays == 0 && s->sightings < policy.min_repeats)
+                continue;
+            char reasons[512];
+            size_t used = 0;
+            reasons[0] = '\0';
+            for (int k = 0; k < FALLBACK_REASON_COUNT && used < sizeof reasons; k++)
+                if (s->fallbacks[k]) {
+                    int w = snprintf(reasons + used, sizeof reasons - used, "%s%s %llu", used ? ", " : "",
+                                     fallback_reason_name(k), s->fallbacks[k]);
+                    used += w > 0 ? (size_t)w : 0;
+                }
+            log_always(LOG_INFO,
+                       "region %u (thread %u, %u calls): %llu passed through, %llu replays, %llu calls not "
+                       "submitted one by one, %llu nodes patched, fallbacks: %s",
+                       r->id, t->thread_number, r->length, s->sightings, s->replays, s->calls_saved, s->args_patched,
+                       used ? reasons : "none");
+            trace_event("region_summary",
+                        "\"region\":%u,\"thread\":%u,\"calls\":%u,\"state\":\"%s\",\"sightings\":%llu,"
+                        "\"replays\":%llu,\"calls_saved\":%llu,\"patched\":%llu,\"builds\":%llu,\"evictions\":%llu",
+                        r->id, t->thread_number, r->length, region_state_name(r->state), s->sightings, s->replays,
+                        s->calls_saved, s->args_patched, s->builds, s->evictions);
+        }
+    }
+    pthread_mutex_unlock(&trackers_lock);
+}

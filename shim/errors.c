@@ -1,0 +1,45 @@
+/* Keeping the program's view of cudaGetLastError true while the shim makes calls of its own. */
+#include "config.h"
+
+#include "errors.h"
+#include "runtime.h"
+
+/*
+ * The runtime keeps one "last error" per thread.  The shim's own calls may
+ * set it (asking for a parameter past the last one fails on purpose), and
+ * the only way to clear it is cudaGetLastError, which would also swallow an
+ * error the program has not read yet.  So the program's error is taken out
+ * first and owed back: the hooked cudaGetLastError and cudaPeekAtLastError
+ * return an owed error before asking the runtime.
+ */
+static __thread cudaError_t owed __attribute__((tls_model("initial-exec")));
+
+/* Takes the program's pending error out of the runtime before the shim's own calls. */
+void errors_save(struct saved_error *saved)
+{
+    saved->error = REAL_CALL(cudaGetLastError);
+}
+
+/* Clears whatever the shim's calls left, and owes the program its own error back. */
+void errors_restore(const struct saved_error *saved)
+{
+    (void)REAL_CALL(cudaGetLastError);
+    if (saved->error != cudaSuccess && owed == cudaSuccess)
+        owed = saved->error;
+}
+
+/* Owes the program an error from work the shim submitted for it. */
+void errors_owe(cudaError_t error)
+{
+    if (error != cudaSuccess && owed == cudaSuccess)
+        owed = error;
+}
+
+/* The error owed to this thread, cleared if take is true; cudaSuccess if none. */
+cudaError_t errors_owed(bool take)
+{
+    cudaError_t e = owed;
+    if (take)
+        owed = cudaSuccess;
+    return e;
+}

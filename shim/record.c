@@ -1,0 +1,164 @@
+/* Calls held back or recorded by the engine: their descriptions and argument bytes. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "runtime.h"
+
+/* Empties the list, keeping its memory. */
+void record_reset(struct record_list *list)
+{
+    list->count = 0;
+    list->arena_used = 0;
+}
+
+/* Frees the list's memory. */
+void record_free(struct record_list *list)
+{
+    free(list->calls);
+    free(list->arena);
+    memset(list, 0, sizeof *list);
+}
+
+/* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1. */
+static long arena_take(struct record_list *list, size_t n)
+{
+    size_t offset = (list->arena_used + 15) & ~(size_t)15;
+    if (offset + n > list->arena_capacity) {
+        size_t capacity = list->arena_capacity ? list->arena_capacity : 4096;
+        while (capacity < offset + n)
+            capacity *= 2;
+        unsigned char *grown = realloc(list->arena, capacity);
+        if (grown == NULL)
+            return -1;
+        list->arena = grown;
+        list->arena_capacity = capacity;
+    }
+    list->arena_used = offset + n;
+    return (long)offset;
+}
+
+/* Describes a call's shape for matching: its signature. */
+void call_signature(const struct call *call, enum host_memory src_memory, struct call_sig *sig)
+{
+    memset(sig, 0, sizeof *sig);
+    sig->api = (uint32_t)call->api;
+    sig->stream = (uint64_t)(uintptr_t)call->stream;
+    switch (call->kind) {
+    case CALL_LAUNCH:
+        sig->target = (uint64_t)(uintptr_t)call->func;
+        sig->grid[0] = call->grid.x, sig->grid[1] = call->grid.y, sig->grid[2] = call->grid.z;
+        sig->block[0] = call->block.x, sig->block[1] = call->block.y, sig->block[2] = call->block.z;
+        sig->shared_mem = (uint32_t)call->shared_mem;
+        break;
+    case CALL_COPY:
+        sig->bytes = call->bytes;
+        sig->copy_kind = (uint32_t)call->copy_kind | ((uint32_t)src_memory << 8);
+        break;
+    case CALL_SET:
+        sig->bytes = call->bytes;
+        break;
+    case CALL_HOST_FUNC:
+        sig->target = (uint64_t)(uintptr_t)call->host_fn;
+        break;
+    case CALL_EVENT_RECORD:
+        sig->target = (uint64_t)(uintptr_t)call->event;
+        break;
+    case CALL_EVENT_WAIT:
+        sig->target = (uint64_t)(uintptr_t)call->event;
+        sig->flags = call->flags;
+        break;
+    default:
+        sig->flags = (uint32_t)call->kind;
+        break;
+    }
+}
+
+/* Appends a call; false if memory ran out or a kernel's parameters cannot be read. */
+bool record_append(struct record_list *list, const struct call *call, const struct call_sig *sig,
+                   enum host_memory src_memory)
+{
+    if (list->count == list->capacity) {
+        unsigned capacity = list->capacity ? list->capacity * 2 : 64;
+        struct recorded *grown = realloc(list->calls, sizeof *grown * capacity);
+        if (grown == NULL)
+            return false;
+        list->calls = grown;
+        list->capacity = capacity;
+    }
+    struct recorded *r = &list->calls[list->count];
+    r->call = *call;
+    r->sig = *sig;
+    r->layout = NULL;
+    r->staged = false;
+    r->arena_offset = 0;
+    if (call->kind == CALL_LAUNCH) {
+        const struct kernel_params *layout = kernel_params_of(call->func);
+        if (layout == NULL)
+            return false;
+        long offset = arena_take(list, layout->total);
+        if (offset < 0)
+            return false;
+        for (unsigned i = 0; i < layout->count; i++)
+            memcpy(list->arena + offset + layout->offset[i], call->args[i], layout->size[i]);
+        r->layout = layout;
+        r->arena_offset = (uint32_t)offset;
+        r->call.args = NULL;
+    } else if (call->kind == CALL_COPY && src_memory == MEMORY_PAGEABLE) {
+        /* The program may reuse pageable memory as soon as the call returns. */
+        long offset = arena_take(list, call->bytes);
+        if (offset < 0)
+            return false;
+        memcpy(list->arena + offset, call->src, call->bytes);
+        r->staged = true;
+        r->arena_offset = (uint32_t)offset;
+    }
+    list->count++;
+    return true;
+}
+
+/* Fills argv with pointers to each parameter of a recorded launch. */
+void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv)
+{
+    for (unsigned i = 0; i < r->layout->count; i++)
+        argv[i] = record_bytes(list, r) + r->layout->offset[i];
+}
+
+/* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
+cudaError_t record_forward(const struct record_list *list, const struct recorded *r)
+{
+    const struct call *c = &r->call;
+    void *argv[KERNEL_PARAMS_MAX];
+    switch (c->api) {
+    case HOOK_ID___cudaLaunchKernel:
+    case HOOK_ID___cudaLaunchKernel_ptsz:
+    case HOOK_ID_cudaLaunchKernel:
+    case HOOK_ID_cudaLaunchKernel_ptsz:
+        record_kernel_argv(list, r, argv);
+        /* Every launch API takes the kernel the same way (a cudaKernel_t is accepted as a function). */
+        return c->api == HOOK_ID___cudaLaunchKernel || c->api == HOOK_ID___cudaLaunchKernel_ptsz
+                   ? REAL_CALL(__cudaLaunchKernel, (cudaKernel_t)c->func, c->grid, c->block, argv, c->shared_mem,
+                               c->stream)
+                   : REAL_CALL(cudaLaunchKernel, c->func, c->grid, c->block, argv, c->shared_mem, c->stream);
+    case HOOK_ID_cudaMemcpyAsync:
+    case HOOK_ID_cudaMemcpyAsync_ptsz:
+        return REAL_CALL(cudaMemcpyAsync, c->dst, r->staged ? record_bytes(list, r) : c->src, c->bytes, c->copy_kind,
+                         c->stream);
+    case HOOK_ID_cudaMemsetAsync:
+    case HOOK_ID_cudaMemsetAsync_ptsz:
+        return REAL_CALL(cudaMemsetAsync, c->dst, c->value, c->bytes, c->stream);
+    case HOOK_ID_cudaLaunchHostFunc:
+    case HOOK_ID_cudaLaunchHostFunc_ptsz:
+        return REAL_CALL(cudaLaunchHostFunc, c->stream, c->host_fn, c->host_data);
+    case HOOK_ID_cudaEventRecord:
+    case HOOK_ID_cudaEventRecord_ptsz:
+        return REAL_CALL(cudaEventRecord, c->event, c->stream);
+    case HOOK_ID_cudaStreamWaitEvent:
+    case HOOK_ID_cudaStreamWaitEvent_ptsz:
+        return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags);
+    default:
+        return cudaErrorNotSupported;
+    }
+}

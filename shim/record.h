@@ -1,0 +1,57 @@
+/* Calls held back or recorded by the engine: their descriptions and argument bytes. */
+#ifndef REPRISE_RECORD_H
+#define REPRISE_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "call.h"
+#include "kernel_params.h"
+#include "signature.h"
+
+/* Where a host pointer's memory lives, as far as copies care. */
+enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
+
+/* One call, kept with copies of everything it pointed to that may change. */
+struct recorded {
+    struct call call;                   /* call.args and, for staged copies, call.src are stale: use below */
+    struct call_sig sig;
+    const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
+    uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
+    bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
+};
+
+/* A growing list of recorded calls and the bytes they own; reused, so steady state allocates nothing. */
+struct record_list {
+    struct recorded *calls;
+    unsigned count, capacity;
+    unsigned char *arena;
+    size_t arena_used, arena_capacity;
+};
+
+/* Empties the list, keeping its memory. */
+void record_reset(struct record_list *list);
+
+/* Frees the list's memory. */
+void record_free(struct record_list *list);
+
+/* Appends a call; false if memory ran out or a kernel's parameters cannot be read (the call must then pass through). */
+bool record_append(struct record_list *list, const struct call *call, const struct call_sig *sig,
+                   enum host_memory src_memory);
+
+/* The bytes a recorded call owns in the arena. */
+static inline unsigned char *record_bytes(const struct record_list *list, const struct recorded *r)
+{
+    return list->arena + r->arena_offset;
+}
+
+/* Fills argv with pointers to each parameter of a recorded launch. */
+void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv);
+
+/* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
+cudaError_t record_forward(const struct record_list *list, const struct recorded *r);
+
+/* Describes a call's shape for matching: its signature. */
+void call_signature(const struct call *call, enum host_memory src_memory, struct call_sig *sig);
+
+#endif
