@@ -1,0 +1,9 @@
+/* k_add_step: y[i] = y[i] + s * (float)(step + i % 3) (GPU version; -fmad=false). */
+#include "kernels.h"
+
+KERNEL void k_add_step(float *y, float s, int step, int n)
+{
+    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n)
+        y[i] = y[i] + s * (float)(step + i % 3);
+}

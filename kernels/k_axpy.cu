@@ -1,0 +1,9 @@
+/* k_axpy: y[i] = a * x[i] + y[i] (GPU version; built with -fmad=false). */
+#include "kernels.h"
+
+KERNEL void k_axpy(float a, const float *x, float *y, int n)
+{
+    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+}

@@ -1,0 +1,9 @@
+/* k_fill: y[i] = v (GPU version; CPU twin in cpu/k_fill.c). */
+#include "kernels.h"
+
+KERNEL void k_fill(float *y, float v, int n)
+{
+    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n)
+        y[i] = v;
+}

@@ -1,0 +1,9 @@
+/* k_scale: y[i] = y[i] * a (GPU version). */
+#include "kernels.h"
+
+KERNEL void k_scale(float *y, float a, int n)
+{
+    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n)
+        y[i] = y[i] * a;
+}
