@@ -13,14 +13,16 @@ GPU_APP_FILES = \
 	kernels/apps/launch_api.cu \
 	kernels/apps/two_streams.cu \
 	kernels/apps/bad_launch.cu \
-	kernels/apps/overhead_loop.cu
+	kernels/apps/overhead_loop.cu \
+	kernels/apps/bench_loop.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
 	kernels/apps/launch_api.gpu \
 	kernels/apps/two_streams.gpu \
 	kernels/apps/bad_launch.gpu \
-	kernels/apps/overhead_loop.gpu
+	kernels/apps/overhead_loop.gpu \
+	kernels/apps/bench_loop.gpu
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -48,6 +50,9 @@ kernels/apps/bad_launch.gpu: $(srcdir)/kernels/apps/bad_launch.cu $(srcdir)/kern
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bad_launch.cu
 kernels/apps/overhead_loop.gpu: $(srcdir)/kernels/apps/overhead_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/overhead_loop.cu
+
+kernels/apps/bench_loop.gpu: $(srcdir)/kernels/apps/bench_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bench_loop.cu
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1

@@ -69,17 +69,17 @@ int main(void)
     /* 1. <<<>>> with 2048 threads per block (the limit is 1024). */
     k_mix<<<1, 2048>>>(d, salt, n);
     launches++, launch_calls[0]++;
-    report("launch_2048_threads", "-", cudaErrorInvalidConfiguration);
+    report("launch_2048_threads", "-", cudaErrorInvalidValue);
 
     /* 2. <<<>>> with gridDim.y above 65535. */
     k_mix<<<dim3(1, 70000), 32>>>(d, salt, n);
     launches++, launch_calls[0]++;
-    report("launch_grid_y_70000", "-", cudaErrorInvalidConfiguration);
+    report("launch_grid_y_70000", "-", cudaErrorInvalidValue);
 
     /* 3. cudaLaunchKernel with 2048 threads per block. */
     cudaError_t err = cudaLaunchKernel((const void *)k_mix, dim3(1), dim3(2048), args, 0, 0);
     launches++, launch_calls[1]++;
-    report_call("cudaLaunchKernel_2048_threads", err, cudaErrorInvalidConfiguration);
+    report_call("cudaLaunchKernel_2048_threads", err, cudaErrorInvalidValue);
 
     /* 4. cudaLaunchKernelExC with 2048 threads per block. */
     cudaLaunchConfig_t config = {};
@@ -88,7 +88,7 @@ int main(void)
     config.stream = 0;
     err = cudaLaunchKernelExC(&config, (const void *)k_mix, args);
     launches++, ex_calls++;
-    report_call("cudaLaunchKernelExC_2048_threads", err, cudaErrorInvalidConfiguration);
+    report_call("cudaLaunchKernelExC_2048_threads", err, cudaErrorInvalidValue);
 
     /* 5. cudaLaunchKernel asking for 1 GiB of dynamic shared memory. */
     err = cudaLaunchKernel((const void *)k_mix, dim3(1), dim3(32), args, (size_t)1 << 30, 0);
