@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "hidden_work.h"
 #include "log.h"
+#include "period.h"
 #include "record.h"
 #include "region_graph.h"
 #include "regions.h"
@@ -19,6 +20,9 @@
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
 #define STAGING_MAX (16u << 20)
+
+/* A sync-free loop is cut into regions of whole periods, about this many calls each. */
+#define PERIODIC_REGION_CALLS 64
 
 /* What a thread is doing with its current sequence of calls. */
 enum follow_mode {
@@ -37,6 +41,14 @@ struct tracker {
     bool overflow;
     struct record_list records;
     bool pending;         /* records hold calls not yet submitted */
+    /* The streams and events the held-back calls use, for other threads to check against. */
+    cudaStream_t held_streams[8];
+    unsigned held_stream_count;
+    cudaEvent_t held_events[16];
+    unsigned held_event_count;
+    bool held_everything; /* too many to list: assume any call interacts */
+    struct period_detector *periods; /* fed once a sequence outgrows max_calls: a sync-free loop */
+    unsigned period;      /* nonzero: cut the calls into regions of this many, without waiting for a sync */
     struct region_table table;
     unsigned thread_number;
     struct tracker *next;
@@ -86,6 +98,76 @@ static void set_pending(struct tracker *t, bool pending)
         t->pending = pending;
         atomic_fetch_add(&pending_trackers, pending ? 1 : -1);
     }
+    if (!pending) {
+        t->held_stream_count = 0;
+        t->held_event_count = 0;
+        t->held_everything = false;
+    }
+}
+
+/* Notes the stream and event a held-back call uses. */
+static void note_held(struct tracker *t, const struct call *c)
+{
+    bool known = false;
+    for (unsigned i = 0; i < t->held_stream_count && !known; i++)
+        known = t->held_streams[i] == c->stream;
+    if (!known) {
+        if (t->held_stream_count < sizeof t->held_streams / sizeof *t->held_streams)
+            t->held_streams[t->held_stream_count++] = c->stream;
+        else
+            t->held_everything = true;
+    }
+    if (c->kind != CALL_EVENT_RECORD && c->kind != CALL_EVENT_WAIT)
+        return;
+    known = false;
+    for (unsigned i = 0; i < t->held_event_count && !known; i++)
+        known = t->held_events[i] == c->event;
+    if (!known) {
+        if (t->held_event_count < sizeof t->held_events / sizeof *t->held_events)
+            t->held_events[t->held_event_count++] = c->event;
+        else
+            t->held_everything = true;
+    }
+}
+
+/* Whether another thread's call c could be ordered against the work t holds back. */
+static bool interacts(const struct tracker *t, const struct call *c)
+{
+    switch (c->kind) {
+    case CALL_ERROR_CHECK:
+    case CALL_EVENT_CREATE:
+    case CALL_STREAM_CREATE:
+    case CALL_CAPTURE_QUERY:
+        return false;
+    case CALL_LAUNCH:
+    case CALL_COPY:
+    case CALL_SET:
+    case CALL_HOST_FUNC:
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT:
+    case CALL_STREAM_SYNC:
+    case CALL_QUERY:
+    case CALL_EVENT_SYNC:
+    case CALL_EVENT_QUERY:
+        break;
+    default:
+        return true; /* device-wide: syncs, allocations, frees, graphs, other copies */
+    }
+    if (t->held_everything)
+        return true;
+    bool has_stream = c->kind != CALL_EVENT_SYNC && c->kind != CALL_EVENT_QUERY;
+    /* The legacy stream waits for, and is waited for by, every blocking stream. */
+    if (has_stream && (c->stream == cudaStreamLegacy || c->stream == cudaStreamPerThread))
+        return true;
+    for (unsigned i = 0; i < t->held_stream_count; i++)
+        if (t->held_streams[i] == cudaStreamLegacy || (has_stream && t->held_streams[i] == c->stream))
+            return true;
+    bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
+                     c->kind == CALL_EVENT_QUERY;
+    for (unsigned i = 0; has_event && i < t->held_event_count; i++)
+        if (t->held_events[i] == c->event)
+            return true;
+    return false;
 }
 
 /* Submits the held-back calls one by one, in the order the program made them. */
@@ -113,16 +195,16 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
     t->region = NULL;
 }
 
-/* Another thread's calls must not overtake work this thread holds back: submit every other thread's. */
-static void submit_other_threads(struct tracker *me)
+/* A call must not overtake work another thread holds back that it could be ordered against: submit that first. */
+static void submit_other_threads(struct tracker *me, const struct call *c)
 {
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         if (t == me || !t->pending)
             continue;
         pthread_mutex_lock(&t->lock);
-        if (t->pending && t->mode == FOLLOW_REPLAY)
-            fall_back(t, FALLBACK_THREAD, "another thread made a CUDA call meanwhile");
+        if (t->pending && t->mode == FOLLOW_REPLAY && interacts(t, c))
+            fall_back(t, FALLBACK_THREAD, hook_table[c->api].name);
         pthread_mutex_unlock(&t->lock);
     }
     pthread_mutex_unlock(&trackers_lock);
@@ -235,6 +317,7 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
 {
     switch (kind) {
     case CALL_QUERY:
+    case CALL_EVENT_QUERY:
     case CALL_EVENT_SYNC:
     case CALL_STREAM_SYNC:
     case CALL_DEVICE_SYNC:
@@ -248,15 +331,21 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
     }
 }
 
-/* Ends the current sequence before a boundary call is forwarded: launch, build or learn. */
+/* Ends the current sequence before a boundary call is forwarded (NULL: a sync-free loop's cut): launch, build or learn. */
 static void end_sequence(struct tracker *t, const struct call *boundary)
 {
     struct region *r = t->region;
+    if (boundary && t->period) {
+        /* A sync ends the sync-free stretch: look for regions between syncs again. */
+        t->period = 0;
+        period_reset(t->periods);
+    }
     if (t->mode == FOLLOW_REPLAY) {
         if (t->records.count == r->length)
             launch_replay(t);
         else
-            fall_back(t, boundary_reason(boundary->kind), hook_table[boundary->api].name);
+            fall_back(t, boundary ? boundary_reason(boundary->kind) : FALLBACK_MISMATCH,
+                      boundary ? hook_table[boundary->api].name : "sync-free loop");
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
         build_graph(t);
     }
@@ -274,6 +363,39 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     t->mode = FOLLOW_NONE;
     t->region = NULL;
     record_reset(&t->records);
+}
+
+/* A sequence longer than any region: feed the period detector, and cut at the period once found. */
+static void look_for_period(struct tracker *t, const struct call_sig *sig)
+{
+    if (t->periods == NULL) {
+        t->periods = malloc(sizeof *t->periods);
+        if (t->periods == NULL || !period_init(t->periods, policy.max_calls < 4096 ? policy.max_calls : 4096,
+                                               policy.min_repeats + 1)) {
+            free(t->periods);
+            t->periods = NULL;
+            return;
+        }
+    }
+    unsigned p = period_feed(t->periods, sig_hash(sig));
+    if (p == 0)
+        return;
+    unsigned group = (PERIODIC_REGION_CALLS + p - 1) / p;
+    t->period = p * group <= policy.max_calls ? p * group : p;
+    log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
+    trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
+    /* The calls so far are not a region; the next one starts the first cut. */
+    t->observed_count = 0;
+    t->overflow = false;
+    t->mode = FOLLOW_NONE;
+    t->region = NULL;
+}
+
+/* In a sync-free loop, ends the sequence once it holds a whole cut. */
+static void cut_if_period_done(struct tracker *t)
+{
+    if (t->period && t->observed_count >= t->period)
+        end_sequence(t, NULL);
 }
 
 /* Starts following a sequence at its first call: replay, record, or just learn. */
@@ -306,9 +428,13 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     observe_sig(t, &sig);
     if (position == 0)
         start_sequence(t, &sig);
+    if (t->overflow && t->period == 0)
+        look_for_period(t, &sig);
     struct region *r = t->region;
-    if (t->mode == FOLLOW_NONE)
+    if (t->mode == FOLLOW_NONE) {
+        cut_if_period_done(t);
         return false;
+    }
 
     bool matches = position < r->length && sig_equal(&r->sigs[position], &sig);
     if (!matches && !t->overflow) {
@@ -324,18 +450,28 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         if (t->mode == FOLLOW_REPLAY)
             fall_back(t, FALLBACK_MISMATCH, hook_table[c->api].name);
         t->mode = FOLLOW_NONE;
+        if (t->period) {
+            /* The loop changed its pattern: find its period anew. */
+            t->period = 0;
+            period_reset(t->periods);
+        }
         return false;
     }
     if (!record_append(&t->records, c, &sig, src_memory)) {
         if (t->mode == FOLLOW_REPLAY)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;
+        cut_if_period_done(t);
         return false;
     }
-    if (t->mode == FOLLOW_RECORD)
+    if (t->mode == FOLLOW_RECORD) {
+        cut_if_period_done(t);
         return false;
+    }
     set_pending(t, true);
+    note_held(t, c);
     *result = cudaSuccess;
+    cut_if_period_done(t);
     return true;
 }
 
@@ -346,7 +482,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false;
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
-        submit_other_threads(t);
+        submit_other_threads(t, c);
     bool taken = false;
     pthread_mutex_lock(&t->lock);
     switch (c->kind) {

@@ -29,6 +29,7 @@ const char *call_kind_name(enum call_kind kind)
         [CALL_EVENT_RECORD_OTHER] = "event_record_other",
         [CALL_EVENT_WAIT] = "event_wait",
         [CALL_EVENT_SYNC] = "event_sync",
+        [CALL_EVENT_QUERY] = "event_query",
         [CALL_QUERY] = "query",
         [CALL_STREAM_CREATE] = "stream_create",
         [CALL_STREAM_DESTROY] = "stream_destroy",

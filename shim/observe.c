@@ -48,6 +48,7 @@ static unsigned activities_of(enum call_kind kind, enum activity out[2])
     case CALL_EVENT_SYNC:
     case CALL_STREAM_SYNC:
     case CALL_DEVICE_SYNC: out[0] = ACT_SYNC; return 1;
+    case CALL_EVENT_QUERY:
     case CALL_QUERY: out[0] = ACT_QUERY; return 1;
     case CALL_ALLOC: out[0] = ACT_ALLOC; return 1;
     case CALL_FREE: out[0] = ACT_FREE; return 1;
