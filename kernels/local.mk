@@ -61,8 +61,8 @@ endif
 CLEANFILES += $(GPU_APPS)
 
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
-TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh
+TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/auto_scenarios.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
-	tests/gpu/passthrough.sh tests/gpu/torch.sh \
-	tools/gpu-suite tools/bench-overhead
+	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/auto_scenarios.sh \
+	tools/gpu-suite tools/bench-overhead tools/bench-auto

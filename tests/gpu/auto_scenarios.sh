@@ -1,0 +1,46 @@
+#!/bin/sh
+# On a real GPU, auto mode gives the same results as no graphing at all: each
+# scenario program of tests/scenarios (built for the GPU as
+# tests/scenarios/NAME.gpu, make gpu-programs) runs with REPRISE_MODE=off and
+# with REPRISE_MODE=auto; stdout and exit status must be identical.  Prints,
+# per scenario, the engine's decisions (replays, patches, fallbacks and their
+# reasons) from the auto run's log.  Skips (77) without the programs or a GPU.
+#
+# REPRISE_GPU_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+. "${top_srcdir:-.}/tests/lib.sh"
+DIR="$top_builddir/tests/scenarios"
+
+skip() {
+    echo "SKIP: $*" >&2
+    exit 77
+}
+set -- "$DIR"/*.gpu
+[ -x "$1" ] || skip "no scenario programs in $DIR (make gpu-programs)"
+command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1 || skip "no GPU here"
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
+
+for prog in "$DIR"/*.gpu; do
+    name=$(basename "$prog" .gpu)
+    for mode in off auto; do
+        status=0
+        $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=$mode REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=1 \
+            "$prog" > "$WORK/$name.$mode.out" 2> "$WORK/$name.$mode.log" || status=$?
+        echo "$status" > "$WORK/$name.$mode.status"
+    done
+    if [ "$(cat "$WORK/$name.off.status")" = 77 ]; then
+        skip "$name: no GPU"
+    fi
+    if cmp -s "$WORK/$name.off.out" "$WORK/$name.auto.out" &&
+        cmp -s "$WORK/$name.off.status" "$WORK/$name.auto.status"; then
+        echo "ok: $name: same output and status (exit $(cat "$WORK/$name.off.status")) with off and auto"
+    else
+        fail "$name: auto differs from off"
+        diff "$WORK/$name.off.out" "$WORK/$name.auto.out" | head -10 >&2
+    fi
+    # The decisions, as the log tells them.
+    grep -E 'info: (region|sync-free)' "$WORK/$name.auto.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
+        grep -vE 'passed through, 0 replays' | head -8
+done
+if [ -n "${REPRISE_GPU_KEEP:-}" ]; then mkdir -p "$REPRISE_GPU_KEEP" && cp -R "$WORK"/. "$REPRISE_GPU_KEEP"/; fi
+finish
