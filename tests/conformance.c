@@ -480,8 +480,6 @@ static void section_capture(void)
     C("StreamWaitEvent sn1 join", cudaStreamWaitEvent(sn1, ej, 0));
     C("EventRecordWithFlags External", cudaEventRecordWithFlags(ej, sn1, cudaEventRecordExternal));
     C("StreamWaitEvent External", cudaStreamWaitEvent(sn1, ej, cudaEventWaitExternal));
-    C("EndCapture on sn2 (not origin)", cudaStreamEndCapture(sn2, &g));
-    is_capturing("IsCapturing sn2 after failed end", sn2);
     C("axpy on sn1", axpy(1.0f, d_a, d_a, sn1));
     C("EndCapture sn1", cudaStreamEndCapture(sn1, &g));
     V("  graph", "%d", g != NULL);
@@ -659,6 +657,30 @@ static void sync_on_other_thread(const char *label, cudaStream_t s)
     struct thread_sync t = {s, cudaErrorUnknown};
     pthread_t th;
     pthread_create(&th, NULL, other_thread_sync, &t);
+    pthread_join(th, NULL);
+    printf("%-56s %s\n", label, cudaGetErrorName(t.result));
+}
+
+struct thread_launch {
+    cudaStream_t s;
+    cudaError_t result;
+};
+
+/* Helper thread: launches one kernel on a stream. */
+static void *other_thread_launch(void *arg)
+{
+    struct thread_launch *t = arg;
+    t->result = fill(d_b, 3.0f, t->s);
+    cudaGetLastError();
+    return NULL;
+}
+
+/* Launches on s from another thread and prints the result. */
+static void launch_on_other_thread(const char *label, cudaStream_t s)
+{
+    struct thread_launch t = {s, cudaErrorUnknown};
+    pthread_t th;
+    pthread_create(&th, NULL, other_thread_launch, &t);
     pthread_join(th, NULL);
     printf("%-56s %s\n", label, cudaGetErrorName(t.result));
 }
@@ -954,6 +976,17 @@ static void section_invalidation(void)
     g = NULL;
     is_capturing("IsCapturing sn2", sn2);
 
+    printf("-- EndCapture on a joined stream\n");
+    cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
+    fill(d_a, 2.0f, sn1);
+    cudaEventRecord(e, sn1);
+    cudaStreamWaitEvent(sn2, e, 0);
+    scale(d_b, 2.0f, sn2);
+    C("EndCapture on sn2 (not origin)", cudaStreamEndCapture(sn2, &g));
+    is_capturing("IsCapturing sn2 after failed end", sn2);
+    after_invalidation(sn1, "unmatched end");
+    is_capturing("IsCapturing sn2 after origin ended", sn2);
+
     printf("-- joined stream synchronised\n");
     cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
     fill(d_a, 2.0f, sn1);
@@ -988,6 +1021,46 @@ static void section_invalidation(void)
     is_capturing("IsCapturing sn2", sn2);
     end_quietly(sn2);
     end_quietly(sn1);
+
+    printf("-- odd cases\n");
+    cudaEvent_t enew;
+    cudaEventCreateWithFlags(&enew, cudaEventDisableTiming);
+    cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
+    fill(d_a, 2.0f, sn1);
+    C("wait on a never-recorded event in capture", cudaStreamWaitEvent(sn1, enew, 0));
+    is_capturing("IsCapturing", sn1);
+    end_quietly(sn1);
+    cudaEventDestroy(enew);
+    cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
+    fill(d_a, 2.0f, sn1);
+    {
+        float *y = d_a, v = 1.0f;
+        int n = N;
+        void *args[] = {&y, &v, &n};
+        dim3 g1 = {1, 1, 1}, b2048 = {2048, 1, 1};
+        C("bad launch configuration in capture",
+          cudaLaunchKernel((const void *)k_fill, g1, b2048, args, 0, sn1));
+    }
+    is_capturing("IsCapturing", sn1);
+    C("EndCapture", cudaStreamEndCapture(sn1, &g));
+    V("  graph", "%d", g != NULL);
+    if (g)
+        cudaGraphDestroy(g);
+    g = NULL;
+    C("cudaFreeAsync(NULL)", cudaFreeAsync(NULL, sn1));
+    cudaStream_t sd;
+    cudaStreamCreateWithFlags(&sd, cudaStreamNonBlocking);
+    cudaStreamBeginCapture(sd, cudaStreamCaptureModeGlobal);
+    fill(d_a, 2.0f, sd);
+    C("StreamDestroy of a capturing stream", cudaStreamDestroy(sd));
+    cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
+    fill(d_a, 2.0f, sn1);
+    launch_on_other_thread("launch into the capture from another thread", sn1);
+    C("EndCapture", cudaStreamEndCapture(sn1, &g));
+    V("  nodes", "%zu", g ? node_count(g) : 0);
+    if (g)
+        cudaGraphDestroy(g);
+    g = NULL;
 
     printf("-- calls that cannot be captured\n");
     char *pageable = malloc(256);
@@ -1113,6 +1186,19 @@ static void section_graphs(void)
     cudaGraphLaunch(ge, sn1);
     cudaStreamSynchronize(sn1);
     V("  b[0] after launch", "%g", dev_at(d_b, 0));
+    {
+        cudaGraphNode_t un[2];
+        size_t nu = 2;
+        struct cudaKernelNodeParams up;
+        cudaGraphGetNodes(g2, un, &nu);
+        cudaGraphKernelNodeGetParams(un[0], &up);
+        C("ExecKernelNodeSetParams, node of the update graph",
+          cudaGraphExecKernelNodeSetParams(ge, un[0], &up));
+        cudaGraphGetNodes(g, un, &nu);
+        cudaGraphKernelNodeGetParams(un[0], &up);
+        C("ExecKernelNodeSetParams, node of the first graph",
+          cudaGraphExecKernelNodeSetParams(ge, un[0], &up));
+    }
     cudaGraphDestroy(g2);
     g2 = capture_chain(d_b, 3.0f, 5.0f, true);
     show_update("ExecUpdate one more node", ge, g2);
@@ -1194,6 +1280,7 @@ static void section_graphs(void)
     C("ExecMemcpyNodeSetParams1D on memset node", cudaGraphExecMemcpyNodeSetParams1D(ge, nodes[0], d_c, d_a, NB, cudaMemcpyDeviceToDevice));
     C("ExecMemsetNodeSetParams on memcpy node", cudaGraphExecMemsetNodeSetParams(ge, nodes[1], &mp));
     cudaMemset(d_c, 0, NB);
+    cudaDeviceSynchronize();    /* sn1 does not wait for the legacy stream */
     cudaGraphLaunch(ge, sn1);
     cudaStreamSynchronize(sn1);
     report_device_hash("  d_c after launch", d_c, NB);
@@ -1248,6 +1335,7 @@ static void section_graphs(void)
     C("StreamSynchronize", cudaStreamSynchronize(sn2));
     V("  b[0] c[0] bits", "%g %08x", dev_at(d_b, 0), (unsigned)*(uint32_t *)&(float){dev_at(d_c, 0)});
     V("  host node saw", "%d", host_seen);
+    C("EventQuery of the event the graph recorded", cudaEventQuery(e));
 
     /* Exec SetParams on a kernel node: the graph keeps its own parameters. */
     v = 10.0f;

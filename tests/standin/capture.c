@@ -26,7 +26,9 @@
  * cudaStreamGetCaptureInfo on the legacy stream also return, without
  * invalidating); a wait on an event recorded outside the capture
  * (cudaErrorStreamCaptureIsolation) or in another capture
- * (cudaErrorStreamCaptureMerge, both captures invalidated);
+ * (cudaErrorStreamCaptureMerge, both captures invalidated) - a wait on a
+ * never-recorded event is a no-op; a launch refused for its configuration
+ * (cudaErrorInvalidValue);
  * cudaStreamAddCallback and cudaGraphLaunch into a capturing stream
  * (cudaErrorStreamCaptureUnsupported). Each of these invalidates the
  * capture: every later call that adds work to one of its streams fails with
@@ -136,6 +138,32 @@ static struct graph *capture_finish(struct capture *c, bool keep)
     return g;
 }
 
+/* A call that adds work to s failed with e: a capture of s breaks too
+ * (measured for a bad launch configuration; assumed for copies and memsets). */
+cudaError_t capture_fail(struct stream *s, cudaError_t e)
+{
+    if (s->cap)
+        capture_invalidate(s->cap);
+    return e;
+}
+
+/* Takes a destroyed stream out of its capture: the origin ends it. */
+void capture_forget_stream(struct stream *s)
+{
+    struct capture *c = s->cap;
+    if (!c)
+        return;
+    if (s == c->origin) {
+        capture_finish(c, false);
+        return;
+    }
+    for (size_t i = 0; i < c->nmembers; i++)
+        if (c->members[i] == s)
+            c->members[i] = c->members[--c->nmembers];
+    s->cap = NULL;
+    capture_invalidate(c);
+}
+
 /* The unsafe-call rule of the calling thread's interaction mode. */
 cudaError_t capture_check_unsafe(void)
 {
@@ -236,6 +264,8 @@ cudaError_t capture_wait_event(struct stream *s, struct event *ev, bool *handled
             return cudaSuccess;
         *handled = true;
         CHECK(s->cap->invalidated, cudaErrorStreamCaptureInvalidated);
+        if (!ev->recorded)
+            return cudaSuccess;     /* never recorded: nothing to wait for (measured) */
         capture_invalidate(s->cap);
         return cudaErrorStreamCaptureIsolation;
     }

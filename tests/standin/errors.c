@@ -25,8 +25,9 @@ static __thread bool in_host_function;
 bool api_enter(cudaError_t *err)
 {
     if (in_host_function) {
-        /* CUDA forbids runtime calls from host functions and callbacks. */
-        last_error = cudaErrorNotPermitted;
+        /* CUDA forbids runtime calls from host functions and callbacks
+         * (undefined behaviour there); the stand-in refuses them and leaves
+         * the last error of the thread that runs the queue alone. */
         *err = cudaErrorNotPermitted;
         return false;
     }

@@ -14,6 +14,7 @@
  * not cudaErrorInvalidConfiguration; a host function that is no kernel is
  * cudaErrorInvalidResourceHandle, NULL is cudaErrorInvalidDeviceFunction;
  * a kernel with parameters and args == NULL is cudaErrorInvalidValue.
+ * A launch refused on a capturing stream also invalidates the capture.
  * cudaKernel_t handles from __cudaGetKernel are the kernel's address.
  */
 #include <stdlib.h>
@@ -131,12 +132,10 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, 
 {
     struct stream *s = NULL;
     struct work w;
-    TRY(kernel_work_make(&w, func, grid, block, shmem, args));
-    cudaError_t e = stream_get(h, ptsz, &s);
-    if (e != cudaSuccess) {
-        work_release(&w);
-        return e;
-    }
+    TRY(stream_get(h, ptsz, &s));
+    cudaError_t e = kernel_work_make(&w, func, grid, block, shmem, args);
+    if (e != cudaSuccess)
+        return capture_fail(s, e);
     return stream_submit(s, &w, NULL);
 }
 

@@ -300,6 +300,8 @@ static cudaError_t free_async(void *p, cudaStream_t h, bool ptsz)
 {
     struct stream *s = NULL;
     TRY(stream_get(h, ptsz, &s));
+    if (!p)
+        return cudaSuccess;
     struct alloc *a = table_base(p);
     CHECK(!a || a->kind != MEM_DEVICE, cudaErrorInvalidValue);
     struct work w = {.kind = s->cap ? W_MEM_FREE : W_FREE, .u.mem = {p, a->size}};
@@ -373,8 +375,15 @@ cudaError_t copy_params_2d(struct cudaMemcpy3DParms *p, void *dst, size_t dpitch
     CHECK((unsigned)kind > cudaMemcpyDefault, cudaErrorInvalidMemcpyDirection);
     CHECK(height > 1 && (spitch < width || dpitch < width), cudaErrorInvalidPitchValue);
     memset(p, 0, sizeof *p);
-    p->srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
-    p->dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+    /* A 1-D copy keeps pitch, xsize and ysize at 0, as cudaGraphMemcpyNodeGetParams
+     * shows for a captured cudaMemcpyAsync on the H200. */
+    if (height == 1) {
+        p->srcPtr = (struct cudaPitchedPtr){(void *)src, 0, 0, 0};
+        p->dstPtr = (struct cudaPitchedPtr){dst, 0, 0, 0};
+    } else {
+        p->srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
+        p->dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+    }
     p->extent = (struct cudaExtent){width, height, 1};
     p->kind = kind;
     if (width == 0 || height == 0)
@@ -467,8 +476,10 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
 {
     struct cudaMemcpy3DParms p;
     struct stream *s = NULL;
-    TRY(copy_params_2d(&p, dst, dpitch, src, spitch, width, height, kind));
     TRY(stream_get(h, ptds, &s));
+    cudaError_t e = copy_params_2d(&p, dst, dpitch, src, spitch, width, height, kind);
+    if (e != cudaSuccess)
+        return capture_fail(s, e);
     return copy_submit(s, &p, sync_api);
 }
 
@@ -631,14 +642,13 @@ static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width, size
                             cudaStream_t h, bool ptds, bool sync_api)
 {
     struct stream *s = NULL;
+    TRY(stream_get(h, ptds, &s));
     if (width == 0 || height == 0)
         return cudaSuccess;
-    CHECK(!p, cudaErrorInvalidValue);
-    CHECK(height > 1 && pitch < width, cudaErrorInvalidValue);
     enum mem_kind k = mem_lookup(p, NULL, NULL);
-    CHECK(!device_accessible(k), cudaErrorInvalidValue);
-    CHECK(!range_fits(p, pitch * (height - 1) + width), cudaErrorInvalidValue);
-    TRY(stream_get(h, ptds, &s));
+    if (!p || (height > 1 && pitch < width) || !device_accessible(k) ||
+        !range_fits(p, pitch * (height - 1) + width))
+        return capture_fail(s, cudaErrorInvalidValue);
     struct work w = {.kind = W_SET,
                      .u.set = {p, height > 1 ? pitch : 0, (unsigned char)value, 1, width, height}};
     if (s->cap) {

@@ -297,6 +297,10 @@ struct capture {
 struct capture *capture_find(unsigned long long id);
 /* Marks a capture invalidated. */
 void capture_invalidate(struct capture *c);
+/* A call adding work to s failed with e: invalidates s's capture; returns e. */
+cudaError_t capture_fail(struct stream *s, cudaError_t e);
+/* Takes a stream being destroyed out of its capture. */
+void capture_forget_stream(struct stream *s);
 /* Adds w as a node of s's capture after s's dependencies. */
 cudaError_t capture_add(struct stream *s, struct work *w);
 /* The "potentially unsafe call" rule of the current thread's capture mode:

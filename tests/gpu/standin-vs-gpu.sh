@@ -1,0 +1,65 @@
+#!/bin/sh
+# Runs the conformance program and every scenario both ways, on a GPU
+# (the nvcc builds, NAME.gpu) and on the CPU stand-in, and diffs the outputs.
+#
+#   tests/gpu/standin-vs-gpu.sh BUILD_DIR [--record]
+#
+# BUILD_DIR is a configured build tree after `make check` (the stand-in
+# programs) and `make gpu-programs` (the GPU ones). --record also copies
+# the GPU outputs to tests/standin/expected/, which `make check` compares
+# the stand-in against on machines without a GPU. Exits 77 (skipped) when
+# there is no GPU, 1 when an output differs or a program is missing.
+set -u
+build=${1:?usage: standin-vs-gpu.sh BUILD_DIR [--record]}
+record=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+build=$(cd "$build" && pwd)
+
+if ! nvidia-smi -L > /dev/null 2>&1; then
+    echo "standin-vs-gpu: no GPU (nvidia-smi -L failed): skipped"
+    exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/standin-vs-gpu.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# -no-install binaries carry an rpath to the build tree; the tree may have moved.
+standin_libs="$build/tests/standin/.libs"
+
+programs="tests/conformance"
+for f in "$srcdir"/tests/scenarios/*.c; do
+    programs="$programs tests/scenarios/$(basename "$f" .c)"
+done
+
+differ=0 same=0
+for p in $programs; do
+    name=$(basename "$p")
+    if [ ! -x "$build/$p.gpu" ] || [ ! -x "$build/$p" ]; then
+        echo "MISSING $p(.gpu): run make check and make gpu-programs in $build"
+        differ=$((differ + 1))
+        continue
+    fi
+    "$build/$p.gpu" > "$work/$name.gpu" 2>&1
+    rc=$?
+    if [ $rc -eq 77 ]; then
+        echo "standin-vs-gpu: $p.gpu found no CUDA device: skipped"
+        exit 77
+    fi
+    echo "exit $rc" >> "$work/$name.gpu"
+    LD_LIBRARY_PATH="$standin_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$build/$p" > "$work/$name.standin" 2>&1
+    echo "exit $?" >> "$work/$name.standin"
+    if diff -u "$work/$name.gpu" "$work/$name.standin" > "$work/$name.diff"; then
+        echo "same    $p"
+        same=$((same + 1))
+    else
+        echo "DIFFER  $p (- GPU, + stand-in)"
+        sed 's/^/    /' "$work/$name.diff" | head -40
+        differ=$((differ + 1))
+    fi
+    if [ "$record" = "--record" ]; then
+        mkdir -p "$srcdir/tests/standin/expected"
+        sed '$d' "$work/$name.gpu" > "$srcdir/tests/standin/expected/$name.out"
+    fi
+done
+echo "standin-vs-gpu: $same same, $differ different"
+[ $differ -eq 0 ]

@@ -1,0 +1,246 @@
+## The CPU stand-in for the CUDA runtime, its kernels and its tests
+## (docs/standin.md says what it models and how).
+##
+## tests/standin/libcudart_standin.la behaves like CUDA 13's libcudart on the
+## CPU: test programs link it instead of the real runtime, and the shim,
+## preloaded, reaches it through dlsym(RTLD_NEXT) as it reaches the real one.
+## kernels/libkernels_cpu.la holds the CPU twins of the test kernels.
+## The scenario programs (tests/scenarios/) and tests/conformance are built
+## against both; `make gpu-programs` builds their GPU versions (*.gpu).
+## Nothing here is installed.
+
+check_LTLIBRARIES += tests/standin/libcudart_standin.la kernels/libkernels_cpu.la
+
+tests_standin_libcudart_standin_la_SOURCES = \
+	tests/standin/standin.h tests/standin/standin_kernel.h \
+	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c \
+	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
+	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
+	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c
+tests_standin_libcudart_standin_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+## -rpath makes libtool build a real shared library out of a check_ one.
+tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
+	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
+
+## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
+## -fmad=false build of kernels/*.cu.
+kernels_libkernels_cpu_la_SOURCES = kernels/kernels.h kernels/cpu/cpu_kernel.h \
+	kernels/cpu/k_add_step.c \
+	kernels/cpu/k_apply_coef.c \
+	kernels/cpu/k_axpy.c \
+	kernels/cpu/k_combine.c \
+	kernels/cpu/k_empty.c \
+	kernels/cpu/k_fill.c \
+	kernels/cpu/k_poke.c \
+	kernels/cpu/k_reduce_sum.c \
+	kernels/cpu/k_scale.c
+kernels_libkernels_cpu_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+kernels_libkernels_cpu_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+
+STANDIN_LINK_LIBS = kernels/libkernels_cpu.la tests/standin/libcudart_standin.la
+## -no-install: real binaries, so that LD_PRELOAD reaches the program itself.
+STANDIN_LINK_FLAGS = -no-install
+STANDIN_SCENARIO_INCS = tests/scenarios/scenario.h tests/report.h kernels/kernels.h
+
+check_PROGRAMS += tests/conformance tests/standin/test_standin tests/standin/ordering
+tests_conformance_SOURCES = tests/conformance.c tests/report.h kernels/kernels.h
+tests_conformance_LDADD = $(STANDIN_LINK_LIBS)
+tests_conformance_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_test_standin_SOURCES = tests/standin/test_standin.c tests/check.h
+tests_standin_test_standin_LDADD = $(STANDIN_LINK_LIBS)
+tests_standin_test_standin_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_ordering_SOURCES = tests/standin/ordering.c $(STANDIN_SCENARIO_INCS)
+tests_standin_ordering_LDADD = $(STANDIN_LINK_LIBS)
+tests_standin_ordering_LDFLAGS = $(STANDIN_LINK_FLAGS)
+
+## The scenario programs; tests/standin/scenarios.sh runs each of them.
+STANDIN_SCENARIOS = \
+	tests/scenarios/alternating_args \
+	tests/scenarios/d2h_each \
+	tests/scenarios/event_timing \
+	tests/scenarios/fork_join \
+	tests/scenarios/host_func \
+	tests/scenarios/launch_loop \
+	tests/scenarios/legacy_stream \
+	tests/scenarios/malloc_in_loop \
+	tests/scenarios/own_graph \
+	tests/scenarios/pageable_h2d \
+	tests/scenarios/per_thread \
+	tests/scenarios/query_sync \
+	tests/scenarios/symbol_update \
+	tests/scenarios/sync_free \
+	tests/scenarios/two_shapes \
+	tests/scenarios/two_threads
+check_PROGRAMS += $(STANDIN_SCENARIOS)
+tests_scenarios_alternating_args_SOURCES = tests/scenarios/alternating_args.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_alternating_args_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_alternating_args_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_d2h_each_SOURCES = tests/scenarios/d2h_each.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_d2h_each_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_d2h_each_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_event_timing_SOURCES = tests/scenarios/event_timing.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_event_timing_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_event_timing_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_fork_join_SOURCES = tests/scenarios/fork_join.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_fork_join_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_fork_join_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_host_func_SOURCES = tests/scenarios/host_func.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_host_func_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_host_func_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_launch_loop_SOURCES = tests/scenarios/launch_loop.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_launch_loop_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_launch_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_legacy_stream_SOURCES = tests/scenarios/legacy_stream.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_legacy_stream_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_legacy_stream_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_malloc_in_loop_SOURCES = tests/scenarios/malloc_in_loop.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_malloc_in_loop_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_malloc_in_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_own_graph_SOURCES = tests/scenarios/own_graph.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_own_graph_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_own_graph_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_pageable_h2d_SOURCES = tests/scenarios/pageable_h2d.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_pageable_h2d_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_pageable_h2d_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_per_thread_SOURCES = tests/scenarios/per_thread.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_per_thread_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_per_thread_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_query_sync_SOURCES = tests/scenarios/query_sync.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_query_sync_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_query_sync_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_symbol_update_SOURCES = tests/scenarios/symbol_update.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_symbol_update_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_symbol_update_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_sync_free_SOURCES = tests/scenarios/sync_free.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_sync_free_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_sync_free_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_two_shapes_SOURCES = tests/scenarios/two_shapes.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_two_shapes_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_two_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_two_threads_SOURCES = tests/scenarios/two_threads.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_two_threads_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_two_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
+
+TESTS += tests/standin/test_standin tests/standin/conformance.sh \
+	tests/standin/scenarios.sh tests/standin/ordering.sh
+
+## Outputs recorded on an H200 (tests/gpu/standin-vs-gpu.sh --record).
+STANDIN_EXPECTED = tests/standin/expected/conformance.out \
+	tests/standin/expected/alternating_args.out \
+	tests/standin/expected/d2h_each.out \
+	tests/standin/expected/event_timing.out \
+	tests/standin/expected/fork_join.out \
+	tests/standin/expected/host_func.out \
+	tests/standin/expected/launch_loop.out \
+	tests/standin/expected/legacy_stream.out \
+	tests/standin/expected/malloc_in_loop.out \
+	tests/standin/expected/own_graph.out \
+	tests/standin/expected/pageable_h2d.out \
+	tests/standin/expected/per_thread.out \
+	tests/standin/expected/query_sync.out \
+	tests/standin/expected/symbol_update.out \
+	tests/standin/expected/sync_free.out \
+	tests/standin/expected/two_shapes.out \
+	tests/standin/expected/two_threads.out
+EXTRA_DIST += tests/standin/lib.sh tests/standin/conformance.sh \
+	tests/standin/scenarios.sh tests/standin/ordering.sh \
+	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
+	$(STANDIN_EXPECTED)
+
+## GPU builds of the same programs: nvcc, the shared CUDA runtime (a preload
+## only interposes libcudart.so), the kernels with -fmad=false.
+STANDIN_NVCC_OPTIONS = -cudart shared -O2 -arch=sm_90 \
+	-gencode arch=compute_90,code=compute_90 -fmad=false \
+	-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64
+standin_nvcc_verbose = $(standin_nvcc_verbose_@AM_V@)
+standin_nvcc_verbose_ = $(standin_nvcc_verbose_@AM_DEFAULT_V@)
+standin_nvcc_verbose_0 = @echo "  NVCC     $@";
+standin_nvcc_verbose_1 =
+STANDIN_NVCC = $(standin_nvcc_verbose)$(MKDIR_P) `dirname $@` && \
+	$(NVCC) $(STANDIN_NVCC_OPTIONS) -I$(srcdir)/kernels
+STANDIN_GPU_KERNELS = \
+	kernels/k_add_step.gpu.o \
+	kernels/k_apply_coef.gpu.o \
+	kernels/k_axpy.gpu.o \
+	kernels/k_combine.gpu.o \
+	kernels/k_empty.gpu.o \
+	kernels/k_fill.gpu.o \
+	kernels/k_poke.gpu.o \
+	kernels/k_reduce_sum.gpu.o \
+	kernels/k_scale.gpu.o
+STANDIN_GPU_BINS = tests/conformance.gpu \
+	tests/scenarios/alternating_args.gpu \
+	tests/scenarios/d2h_each.gpu \
+	tests/scenarios/event_timing.gpu \
+	tests/scenarios/fork_join.gpu \
+	tests/scenarios/host_func.gpu \
+	tests/scenarios/launch_loop.gpu \
+	tests/scenarios/legacy_stream.gpu \
+	tests/scenarios/malloc_in_loop.gpu \
+	tests/scenarios/own_graph.gpu \
+	tests/scenarios/pageable_h2d.gpu \
+	tests/scenarios/per_thread.gpu \
+	tests/scenarios/query_sync.gpu \
+	tests/scenarios/symbol_update.gpu \
+	tests/scenarios/sync_free.gpu \
+	tests/scenarios/two_shapes.gpu \
+	tests/scenarios/two_threads.gpu
+CLEANFILES += $(STANDIN_GPU_KERNELS) $(STANDIN_GPU_BINS)
+EXTRA_DIST += kernels/k_add_step.cu kernels/k_apply_coef.cu kernels/k_axpy.cu kernels/k_combine.cu kernels/k_empty.cu kernels/k_fill.cu kernels/k_poke.cu kernels/k_reduce_sum.cu kernels/k_scale.cu
+
+if HAVE_NVCC
+gpu-programs: $(STANDIN_GPU_BINS)
+
+kernels/k_add_step.gpu.o: $(srcdir)/kernels/k_add_step.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_add_step.cu
+kernels/k_apply_coef.gpu.o: $(srcdir)/kernels/k_apply_coef.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_apply_coef.cu
+kernels/k_axpy.gpu.o: $(srcdir)/kernels/k_axpy.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_axpy.cu
+kernels/k_combine.gpu.o: $(srcdir)/kernels/k_combine.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_combine.cu
+kernels/k_empty.gpu.o: $(srcdir)/kernels/k_empty.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_empty.cu
+kernels/k_fill.gpu.o: $(srcdir)/kernels/k_fill.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_fill.cu
+kernels/k_poke.gpu.o: $(srcdir)/kernels/k_poke.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_poke.cu
+kernels/k_reduce_sum.gpu.o: $(srcdir)/kernels/k_reduce_sum.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_reduce_sum.cu
+kernels/k_scale.gpu.o: $(srcdir)/kernels/k_scale.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_scale.cu
+tests/conformance.gpu: $(srcdir)/tests/conformance.c $(srcdir)/tests/report.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/conformance.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/alternating_args.gpu: $(srcdir)/tests/scenarios/alternating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/alternating_args.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/d2h_each.gpu: $(srcdir)/tests/scenarios/d2h_each.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/d2h_each.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/event_timing.gpu: $(srcdir)/tests/scenarios/event_timing.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_timing.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/fork_join.gpu: $(srcdir)/tests/scenarios/fork_join.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/fork_join.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/host_func.gpu: $(srcdir)/tests/scenarios/host_func.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/host_func.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/launch_loop.gpu: $(srcdir)/tests/scenarios/launch_loop.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/launch_loop.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/legacy_stream.gpu: $(srcdir)/tests/scenarios/legacy_stream.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/legacy_stream.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/malloc_in_loop.gpu: $(srcdir)/tests/scenarios/malloc_in_loop.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/malloc_in_loop.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/own_graph.gpu: $(srcdir)/tests/scenarios/own_graph.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/own_graph.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/pageable_h2d.gpu: $(srcdir)/tests/scenarios/pageable_h2d.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/pageable_h2d.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/per_thread.gpu: $(srcdir)/tests/scenarios/per_thread.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/per_thread.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/query_sync.gpu: $(srcdir)/tests/scenarios/query_sync.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/query_sync.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/symbol_update.gpu: $(srcdir)/tests/scenarios/symbol_update.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/symbol_update.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/sync_free.gpu: $(srcdir)/tests/scenarios/sync_free.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/sync_free.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_shapes.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
+endif
