@@ -57,7 +57,6 @@ struct enode {
 struct exec {
     void *self;
     unsigned long long graph_serial;    /* graph it was instantiated from */
-    unsigned long long update_serial;   /* last graph it was updated from */
     struct enode *nodes;
     size_t n;
     uint64_t last_end;                  /* end op of the latest launch */
@@ -822,7 +821,6 @@ static cudaError_t exec_update(cudaGraphExec_t he, cudaGraph_t hg,
     struct enode *fresh = exec_nodes_from(g);
     exec_nodes_free(e->nodes, e->n);
     e->nodes = fresh;
-    e->update_serial = g->serial;
     return cudaSuccess;
 }
 
@@ -833,7 +831,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
     API(exec_update(hGraphExec, hGraph, resultInfo));
 }
 
-/* The executable node paired with a node of its (original or update) graph. */
+/* The executable node paired with a node of the graph it was instantiated
+ * from (nodes of a graph it was later updated from are refused: measured). */
 static cudaError_t exec_node(cudaGraphExec_t he, cudaGraphNode_t hn, enum cudaGraphNodeType t,
                              struct enode **out)
 {
@@ -841,8 +840,7 @@ static cudaError_t exec_node(cudaGraphExec_t he, cudaGraphNode_t hn, enum cudaGr
     struct gnode *n = NULL;
     TRY(exec_get(he, &e));
     TRY(node_get(hn, &n));
-    CHECK(n->g->serial != e->graph_serial && n->g->serial != e->update_serial,
-          cudaErrorInvalidValue);
+    CHECK(n->g->serial != e->graph_serial, cudaErrorInvalidValue);
     CHECK(n->index >= e->n || e->nodes[n->index].type != t, cudaErrorInvalidValue);
     *out = &e->nodes[n->index];
     return cudaSuccess;
