@@ -1,6 +1,7 @@
 /* k_add_step: y[i] = y[i] + s * (float)(step + i % 3) (GPU version; -fmad=false). */
 #include "kernels.h"
 
+/* y[i] += s * (step + i % 3), one thread per element */
 KERNEL void k_add_step(float *y, float s, int step, int n)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);

@@ -9,6 +9,7 @@ extern "C" const void *k_coef_symbol(void)
     return (const void *)&k_coef;
 }
 
+/* y[i] *= k_coef[i % 4], one thread per element */
 KERNEL void k_apply_coef(float *y, int n)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);

@@ -1,6 +1,7 @@
 /* k_axpy: y[i] = a * x[i] + y[i] (GPU version; built with -fmad=false). */
 #include "kernels.h"
 
+/* y[i] = a * x[i] + y[i], one thread per element */
 KERNEL void k_axpy(float a, const float *x, float *y, int n)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);

@@ -1,6 +1,7 @@
 /* k_fill: y[i] = v (GPU version; CPU twin in cpu/k_fill.c). */
 #include "kernels.h"
 
+/* y[i] = v, one thread per element */
 KERNEL void k_fill(float *y, float v, int n)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);

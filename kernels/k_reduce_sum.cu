@@ -6,6 +6,7 @@
  */
 #include "kernels.h"
 
+/* out[0] = sum of x[0..n), block 0 only */
 KERNEL void k_reduce_sum(const float *x, float *out, int n)
 {
     __shared__ float part[1024];

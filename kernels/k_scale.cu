@@ -1,6 +1,7 @@
 /* k_scale: y[i] = y[i] * a (GPU version). */
 #include "kernels.h"
 
+/* y[i] *= a, one thread per element */
 KERNEL void k_scale(float *y, float a, int n)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);

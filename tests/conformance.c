@@ -8,9 +8,11 @@
  * (no cudaStreamQuery of running work, no elapsed-time values) or on the
  * scheduler's seed.
  *
- * The expected results were read off an H200 with driver 580 and CUDA 13.0
- * (see docs/standin.md, "Measured on the GPU"); where a rule is not written
- * in the CUDA documentation the comment says "measured".
+ * Its output on an H200 (driver 580, CUDA 13.0) is recorded in
+ * tests/standin/expected/conformance.out; docs/standin.md lists the rules
+ * it showed ("Measured on the H200") and those the stand-in still guesses.
+ * Changing this program means recording that file again on a GPU
+ * (tests/gpu/standin-vs-gpu.sh BUILD_DIR --record).
  */
 #include <pthread.h>
 #include <stdbool.h>
