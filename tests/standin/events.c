@@ -14,8 +14,8 @@
  *   that capture has ended (well or not), query, synchronize and waits
  *   fail with cudaErrorInvalidValue until it is recorded again outside;
  * - cudaEventRecordWithFlags(External) outside capture: cudaErrorIllegalState.
- * Query rule of the stand-in: like cudaStreamQuery, a query runs at most
- * one ready op before answering (see streams.c).
+ * Query rule of the stand-in: a query runs at most one ready op before
+ * answering (sched_query in scheduler.c).
  */
 #include <stdlib.h>
 
@@ -155,20 +155,14 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream
     API(event_record(event, stream, flags, true));
 }
 
-/* Query (step = true: one scheduler step) or synchronize an event. */
+/* Queries (see sched_query) or synchronizes an event. */
 static cudaError_t event_wait_host(cudaEvent_t h, bool query)
 {
     struct event *ev = NULL;
     TRY(event_get(h, &ev));
     TRY(capture_check_event_sync(ev));
     TRY(capture_check_unsafe());
-    if (!query)
-        return sched_run_until(ev->last_record);
-    if (sched_pending(ev->last_record))
-        sched_step();
-    if (sticky_error() != cudaSuccess)
-        return sticky_error();
-    return sched_pending(ev->last_record) ? cudaErrorNotReady : cudaSuccess;
+    return query ? sched_query(ev->last_record) : sched_run_until(ev->last_record);
 }
 
 /* cudaEventQuery. */

@@ -747,14 +747,18 @@ static size_t exec_exit_nodes(const struct exec *e)
     return n;
 }
 
+/* True when two copies read and write the same types of memory. */
+static bool copy_types_match(const struct cudaMemcpy3DParms *a, const struct cudaMemcpy3DParms *b)
+{
+    return mem_type_class(a->srcPtr.ptr) == mem_type_class(b->srcPtr.ptr) &&
+           mem_type_class(a->dstPtr.ptr) == mem_type_class(b->dstPtr.ptr);
+}
+
 /* Whether an updated node's parameters are acceptable (see the top comment). */
 static bool params_updatable(const struct enode *old, const struct gnode *nw)
 {
-    if (nw->type == cudaGraphNodeTypeMemcpy) {
-        const struct cudaMemcpy3DParms *a = &old->w.u.copy.p, *b = &nw->w.u.copy.p;
-        return mem_type_class(a->srcPtr.ptr) == mem_type_class(b->srcPtr.ptr) &&
-               mem_type_class(a->dstPtr.ptr) == mem_type_class(b->dstPtr.ptr);
-    }
+    if (nw->type == cudaGraphNodeTypeMemcpy)
+        return copy_types_match(&old->w.u.copy.p, &nw->w.u.copy.p);
     if (nw->type == cudaGraphNodeTypeMemset) {
         const struct cudaMemsetParams *a = &old->w.u.set, *b = &nw->w.u.set;
         if (mem_type_class(a->dst) != mem_type_class(b->dst))
@@ -874,9 +878,7 @@ static cudaError_t exec_memcpy_set_1d(cudaGraphExec_t he, cudaGraphNode_t hn, vo
     struct cudaMemcpy3DParms p;
     TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en));
     TRY(copy_params_2d(&p, dst, count, src, count, count, 1, kind));
-    const struct cudaMemcpy3DParms *old = &en->w.u.copy.p;
-    CHECK(mem_type_class(old->srcPtr.ptr) != mem_type_class(src) ||
-          mem_type_class(old->dstPtr.ptr) != mem_type_class(dst), cudaErrorInvalidValue);
+    CHECK(!copy_types_match(&en->w.u.copy.p, &p), cudaErrorInvalidValue);
     en->w.u.copy.p = p;
     return cudaSuccess;
 }

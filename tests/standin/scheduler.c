@@ -155,6 +155,21 @@ cudaError_t sched_run_until(uint64_t id)
     return sticky_error();
 }
 
+/*
+ * The query rule: run at most ONE ready op (the seeded choice, of any
+ * stream), then answer cudaSuccess if id has run, else cudaErrorNotReady.
+ * A polling loop therefore always ends, and the answer depends only on the
+ * seed and the calls made, never on time.
+ */
+cudaError_t sched_query(uint64_t id)
+{
+    if (sched_pending(id))
+        sched_step();
+    if (sticky_error() != cudaSuccess)
+        return sticky_error();
+    return sched_pending(id) ? cudaErrorNotReady : cudaSuccess;
+}
+
 /* Runs every queued op (or until a device fault). */
 cudaError_t sched_run_all(void)
 {

@@ -180,6 +180,8 @@ bool sched_pending(uint64_t id);
 bool sched_step(void);
 /* Runs ops until id has completed; returns the sticky error if one arose. */
 cudaError_t sched_run_until(uint64_t id);
+/* Runs at most one op, then reports whether id has run (the query rule). */
+cudaError_t sched_query(uint64_t id);
 /* Runs every queued op; returns the sticky error if one arose. */
 cudaError_t sched_run_all(void);
 /* The fake device clock, in nanoseconds. */

@@ -233,22 +233,13 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
     API(stream_synchronize(stream, true));
 }
 
-/*
- * Query rule of the stand-in: a query runs at most ONE ready op (the
- * seeded choice, of any stream), then reports cudaSuccess if all of s's
- * work has run and cudaErrorNotReady otherwise. A polling loop therefore
- * always ends, and the answer depends only on the seed and the calls made.
- */
+/* Reports whether s's work has run, after at most one op (sched_query). */
 static cudaError_t stream_query(cudaStream_t h, bool ptds)
 {
     struct stream *s = NULL;
     TRY(stream_get(h, ptds, &s));
     TRY(stream_sync_checks(s));
-    if (sched_pending(s->last_op))
-        sched_step();
-    if (sticky_error() != cudaSuccess)
-        return sticky_error();
-    return sched_pending(s->last_op) ? cudaErrorNotReady : cudaSuccess;
+    return sched_query(s->last_op);
 }
 
 /* cudaStreamQuery. */
