@@ -118,12 +118,6 @@ struct gnode *graph_add(struct graph *g, enum cudaGraphNodeType type, struct wor
     return n;
 }
 
-/* Number of nodes in a graph. */
-size_t graph_size(const struct graph *g)
-{
-    return g->n;
-}
-
 /* Depth-first search from b back through dependencies, looking for a. */
 static bool reaches_visit(const struct gnode *a, struct gnode *b)
 {

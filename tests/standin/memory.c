@@ -119,16 +119,10 @@ static bool range_fits(const void *p, size_t n)
     return (uintptr_t)p - (uintptr_t)base + n <= size;
 }
 
-/* Device-side range check used by CPU twins. */
-bool mem_range_ok(const void *p, size_t n)
-{
-    return p && device_accessible(mem_lookup(p, NULL, NULL)) && range_fits(p, n);
-}
-
-/* Exported form of mem_range_ok for the CPU twins. */
+/* Device-side range check for the CPU twins (k_poke). */
 int standin_device_range_ok(const void *p, size_t n)
 {
-    return mem_range_ok(p, n);
+    return p && device_accessible(mem_lookup(p, NULL, NULL)) && range_fits(p, n);
 }
 
 /* Registers a __device__ variable's CPU twin. */

@@ -218,8 +218,6 @@ size_t stream_preds(struct stream *s, uint64_t **preds, size_t *cap);
 cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out);
 /* Queues w on s outside capture (no checks); returns the op id. */
 uint64_t stream_enqueue(struct stream *s, struct work *w);
-/* Calls fn on every live stream, legacy and per-thread ones included. */
-void stream_for_each(void (*fn)(struct stream *, void *), void *arg);
 
 /* ------------------------------------------------------------ events.c */
 
@@ -250,8 +248,6 @@ enum mem_kind { MEM_PAGEABLE, MEM_DEVICE, MEM_PINNED, MEM_MANAGED, MEM_SYMBOL };
 
 /* What kind of memory p points into; base and size get the allocation. */
 enum mem_kind mem_lookup(const void *p, void **base, size_t *size);
-/* Checks [p, p + n) against its allocation for a device-side access. */
-bool mem_range_ok(const void *p, size_t n);
 /* Frees an allocation now (a cudaFreeAsync that ran). */
 void mem_release(void *ptr);
 /* Device memory that lives until exit (graph allocation nodes). */
@@ -333,8 +329,6 @@ void graph_free(struct graph *g);
 /* Adds a node (taking w) after deps; returns it. */
 struct gnode *graph_add(struct graph *g, enum cudaGraphNodeType type, struct work *w,
                         struct gnode *const *deps, size_t ndeps);
-/* Number of nodes in a graph. */
-size_t graph_size(const struct graph *g);
 /* Ancestors-or-self test: true when a is b or an ancestor of b. */
 bool graph_reaches(const struct gnode *a, const struct gnode *b);
 

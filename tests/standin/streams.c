@@ -126,13 +126,6 @@ cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out)
     return e;
 }
 
-/* Calls fn on every stream. */
-void stream_for_each(void (*fn)(struct stream *, void *), void *arg)
-{
-    for (struct stream *t = all_streams; t; t = t->next)
-        fn(t, arg);
-}
-
 /* Creates a user stream with flags and priority. */
 static cudaError_t stream_create(cudaStream_t *out, unsigned flags, int priority)
 {
