@@ -51,6 +51,7 @@ TESTS += \
 	tests/environment.sh \
 	tests/init.sh \
 	tests/linkage.sh \
-	tests/options_doc.sh
+	tests/options_doc.sh \
+	tests/auto_scenarios.sh
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
-	tests/linkage.sh tests/options_doc.sh
+	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Auto mode against the stand-in: every scenario program, preloaded with
+# REPRISE_MODE=auto, prints exactly what the H200 printed without the shim
+# (tests/standin/expected/NAME.out), for several scheduler seeds; and the
+# engine makes the decision each scenario is there to provoke (replayed,
+# patched, fell back because ..., not graphed because ...), as its log says.
+. "${top_srcdir:-.}/tests/lib.sh"
+SCEN="$top_builddir/tests/scenarios"
+EXPECTED="$top_srcdir/tests/standin/expected"
+
+# NAME: the log line each scenario must show (a fixed string), with every region worth a graph.
+expectations='
+alternating_args|region 2: replayed as a graph (3 calls in one launch, 3 nodes patched)
+d2h_each|region 2: replayed as a graph
+event_timing|region 2: replayed as a graph
+fork_join|graph built (16 nodes on 3 streams)
+host_func|replayed as a graph
+launch_loop|region 2: replayed as a graph
+legacy_stream|not graphed: it mixes the legacy default stream with other streams
+own_graph|(program_graph: cudaStreamBeginCapture)
+pageable_h2d|region 2: replayed as a graph
+per_thread|not graphed: it uses the per-thread default stream
+query_sync|fell back after
+symbol_update|replayed as a graph
+sync_free|sync-free loop: the calls repeat every
+two_shapes|replayed as a graph
+two_threads|replayed as a graph
+malloc_in_loop|replayed as a graph
+'
+
+echo "$expectations" | while IFS='|' read -r name line; do
+    [ -n "$name" ] || continue
+    prog="$SCEN/$name"
+    [ -x "$prog" ] || { fail "$prog is not built"; continue; }
+    for seed in 1 2 3; do
+        with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+            "$prog" > "$WORK/$name.$seed.out" 2> "$WORK/$name.$seed.log" || fail "$name (seed $seed) exited $?"
+        if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.$seed.out"; then
+            fail "$name (seed $seed): auto mode's output differs from the H200's without the shim"
+            diff "$EXPECTED/$name.out" "$WORK/$name.$seed.out" | head -10 >&2
+        fi
+    done
+    expect_in "$WORK/$name.1.log" "$line"
+    # With the default policy too (short regions pass through): same results.
+    with_shim "$prog" > "$WORK/$name.default.out" 2> /dev/null || fail "$name with defaults exited $?"
+    cmp -s "$EXPECTED/$name.out" "$WORK/$name.default.out" || fail "$name: default auto mode's output differs"
+    echo "$name: ok"
+done > "$WORK/report" 2>&1
+cat "$WORK/report"
+grep -q '^FAIL' "$WORK/report" && failures=1
+finish
