@@ -27,13 +27,3 @@ uint64_t sig_hash(const struct call_sig *sig)
     h = mix64(h ^ (((uint64_t)sig->copy_kind << 32) | sig->flags));
     return h ? h : 1;
 }
-
-/* Whether two signatures are the same. */
-bool sig_equal(const struct call_sig *a, const struct call_sig *b)
-{
-    return a->api == b->api && a->stream == b->stream && a->shared_mem == b->shared_mem &&
-           a->target == b->target && a->grid[0] == b->grid[0] && a->grid[1] == b->grid[1] &&
-           a->grid[2] == b->grid[2] && a->block[0] == b->block[0] && a->block[1] == b->block[1] &&
-           a->block[2] == b->block[2] && a->bytes == b->bytes && a->copy_kind == b->copy_kind &&
-           a->flags == b->flags;
-}

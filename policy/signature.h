@@ -11,22 +11,31 @@
  * graph, so they stay out.  The shim fills it from the intercepted call.
  */
 struct call_sig {
-    uint32_t api;       /* hook id */
     uint64_t stream;    /* the stream handle */
-    uint32_t shared_mem;
     uint64_t target;    /* kernel, host function or event: what runs or is recorded */
+    uint64_t bytes;     /* copy or set size */
+    uint32_t api;       /* hook id */
+    uint32_t shared_mem;
     uint32_t grid[3];
     uint32_t block[3];
-    uint64_t bytes;     /* copy or set size */
     uint32_t copy_kind; /* cudaMemcpyKind as resolved by the shim */
     uint32_t flags;
-};
+};  /* no padding: equality is a memcmp */
 
 /* A 64-bit hash of a signature (never 0). */
 uint64_t sig_hash(const struct call_sig *sig);
 
-/* Whether two signatures are the same. */
-bool sig_equal(const struct call_sig *a, const struct call_sig *b);
+/* Whether two signatures are the same: eight word compares, inline because every held-back call makes one. */
+static inline bool sig_equal(const struct call_sig *a, const struct call_sig *b)
+{
+    _Static_assert(sizeof(struct call_sig) == 64, "struct call_sig must have no padding");
+    uint64_t wa[8], wb[8], diff = 0;
+    __builtin_memcpy(wa, a, sizeof wa);
+    __builtin_memcpy(wb, b, sizeof wb);
+    for (int i = 0; i < 8; i++)
+        diff |= wa[i] ^ wb[i];
+    return diff == 0;
+}
 
 /* Mixes one signature hash into a sequence hash. */
 static inline uint64_t sig_hash_extend(uint64_t seq, uint64_t h)

@@ -17,6 +17,7 @@ extern char **environ;
 struct options shim_options;
 atomic_bool shim_ready;
 bool shim_observing;
+bool shim_counting;
 bool shim_auto;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -61,6 +62,9 @@ static void shim_init(void)
 
     shim_observing = shim_options.num[OPT_MODE] != MODE_OFF;
     shim_auto = shim_options.num[OPT_MODE] == MODE_AUTO;
+    /* Counting costs an atomic add or two a call: in auto mode, only when someone will read the counts. */
+    shim_counting = shim_options.num[OPT_MODE] == MODE_OBSERVE ||
+                    (shim_auto && (shim_options.num[OPT_STATS] || shim_options.text[OPT_TRACE][0]));
     if (shim_auto)
         engine_configure();
     initialising = false;

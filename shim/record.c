@@ -43,9 +43,7 @@ static long arena_take(struct record_list *list, size_t n)
 /* Describes a call's shape for matching: its signature. */
 void call_signature(const struct call *call, enum host_memory src_memory, struct call_sig *sig)
 {
-    memset(sig, 0, sizeof *sig);
-    sig->api = (uint32_t)call->api;
-    sig->stream = (uint64_t)(uintptr_t)call->stream;
+    *sig = (struct call_sig){.api = (uint32_t)call->api, .stream = (uint64_t)(uintptr_t)call->stream};
     switch (call->kind) {
     case CALL_LAUNCH:
         sig->target = (uint64_t)(uintptr_t)call->func;
@@ -101,8 +99,16 @@ bool record_append(struct record_list *list, const struct call *call, const stru
         long offset = arena_take(list, layout->total);
         if (offset < 0)
             return false;
-        for (unsigned i = 0; i < layout->count; i++)
-            memcpy(list->arena + offset + layout->offset[i], call->args[i], layout->size[i]);
+        unsigned char *block = list->arena + offset;
+        for (unsigned i = 0; i < layout->count; i++) {
+            /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
+            if (layout->size[i] == 8)
+                memcpy(block + layout->offset[i], call->args[i], 8);
+            else if (layout->size[i] == 4)
+                memcpy(block + layout->offset[i], call->args[i], 4);
+            else
+                memcpy(block + layout->offset[i], call->args[i], layout->size[i]);
+        }
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;

@@ -9,7 +9,8 @@
 
 extern struct options shim_options;
 extern atomic_bool shim_ready;
-extern bool shim_observing; /* mode is observe or auto: count what passes */
+extern bool shim_observing; /* mode is observe or auto: look at what passes */
+extern bool shim_counting;  /* count what passes: observe, or auto with a summary or trace asked for */
 extern bool shim_auto;      /* mode is auto: graph repeated work */
 
 /* Initialises once; returns at once when called again or recursively during init. */

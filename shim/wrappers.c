@@ -15,7 +15,8 @@
         if (__builtin_expect(real == NULL, 0))                                                              \
             return real_missing(HOOK_ID_##name);                                                            \
         if (__builtin_expect(shim_observing, 0)) {                                                          \
-            observe_call(HOOK_ID_##name, stream);                                                           \
+            if (shim_counting)                                                                              \
+                observe_call(HOOK_ID_##name, stream);                                                       \
             if (shim_auto) {                                                                                \
                 if (CALL_##kind == CALL_ERROR_CHECK)                                                        \
                     return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                   \

@@ -6,7 +6,7 @@
 # per scenario, the engine's decisions (replays, patches, fallbacks and their
 # reasons) from the auto run's log.  Skips (77) without the programs or a GPU.
 #
-# REPRISE_GPU_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 DIR="$top_builddir/tests/scenarios"
 
@@ -42,5 +42,5 @@ for prog in "$DIR"/*.gpu; do
     grep -E 'info: (region|sync-free)' "$WORK/$name.auto.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
         grep -vE 'passed through, 0 replays' | head -8
 done
-if [ -n "${REPRISE_GPU_KEEP:-}" ]; then mkdir -p "$REPRISE_GPU_KEEP" && cp -R "$WORK"/. "$REPRISE_GPU_KEEP"/; fi
+if [ -n "${GPU_SUITE_KEEP:-}" ]; then mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/; fi
 finish

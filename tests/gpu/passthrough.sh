@@ -8,7 +8,7 @@
 # stream(s) it used.  Skips (77) without the programs or without a GPU: it
 # never passes without one.
 #
-# REPRISE_GPU_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
 
@@ -48,10 +48,10 @@ exit_stream_launches() {
         sed -n 's/.*"stream":"\([^"]*\)".*"launches":\([0-9]*\).*/\1 \2/p'
 }
 
-# Copies what this test wrote to REPRISE_GPU_KEEP, if set.
+# Copies what this test wrote to GPU_SUITE_KEEP, if set.
 keep() {
-    [ -n "${REPRISE_GPU_KEEP:-}" ] || return 0
-    mkdir -p "$REPRISE_GPU_KEEP" && cp -R "$WORK"/. "$REPRISE_GPU_KEEP"/
+    [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
+    mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
 }
 
 for entry in $programs; do

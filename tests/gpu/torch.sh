@@ -6,7 +6,7 @@
 # launches (> 0).  Prints which runtime functions PyTorch called.  Skips (77)
 # when python3 has no torch or torch sees no CUDA device.
 #
-# REPRISE_GPU_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 script="$top_srcdir/kernels/torch/tiny_ops.py"
 PYTHON=${PYTHON:-python3}
@@ -16,8 +16,8 @@ skip() {
     exit 77
 }
 keep() {
-    [ -n "${REPRISE_GPU_KEEP:-}" ] || return 0
-    mkdir -p "$REPRISE_GPU_KEEP" && cp -R "$WORK"/. "$REPRISE_GPU_KEEP"/
+    [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
+    mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
 }
 
 command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
