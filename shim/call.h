@@ -26,6 +26,11 @@ struct call {
     /* HOST_FUNC */
     cudaHostFn_t host_fn;
     void *host_data;
+    /* CONFIG_PUSH uses grid, block, shared_mem and config_stream; CONFIG_POP writes through these */
+    cudaStream_t config_stream;
+    dim3 *grid_out, *block_out;
+    size_t *shared_mem_out;
+    void *stream_out;
     /* EVENT_RECORD and EVENT_WAIT */
     cudaEvent_t event;
     unsigned flags;
@@ -42,6 +47,9 @@ struct call {
 #define CALL_FIELDS_HOST_FUNC .host_fn = fn, .host_data = userData,
 #define CALL_FIELDS_EVENT_RECORD .event = event,
 #define CALL_FIELDS_EVENT_WAIT .event = event, .flags = flags,
+#define CALL_FIELDS_CONFIG_PUSH .grid = gridDim, .block = blockDim, .shared_mem = sharedMem, .config_stream = stream,
+#define CALL_FIELDS_CONFIG_POP                                                                              \
+    .grid_out = gridDim, .block_out = blockDim, .shared_mem_out = sharedMem, .stream_out = stream,
 #define CALL_FIELDS_LAUNCH_OTHER
 #define CALL_FIELDS_HOST_FUNC_OTHER
 #define CALL_FIELDS_COPY_OTHER

@@ -13,6 +13,8 @@ const struct hook_info hook_table[HOOK_COUNT] = {
 const char *call_kind_name(enum call_kind kind)
 {
     static const char *const names[CALL_KIND_COUNT] = {
+        [CALL_CONFIG_PUSH] = "config_push",
+        [CALL_CONFIG_POP] = "config_pop",
         [CALL_LAUNCH] = "launch",
         [CALL_LAUNCH_OTHER] = "launch_other",
         [CALL_HOST_FUNC] = "host_func",

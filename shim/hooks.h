@@ -11,6 +11,8 @@
 
 /* What a hooked call does, as far as observing and deciding care. */
 enum call_kind {
+    CALL_CONFIG_PUSH,
+    CALL_CONFIG_POP,
     CALL_LAUNCH,
     CALL_LAUNCH_OTHER,
     CALL_HOST_FUNC,

@@ -3,6 +3,7 @@
 
 #include "call.h"
 #include "engine.h"
+#include "launch_config.h"
 #include "observe.h"
 #include "real.h"
 #include "shim.h"
@@ -22,6 +23,10 @@
                     return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                   \
                 struct call call = {CALL_HEAD(HOOK_ID_##name, CALL_##kind, stream) CALL_FIELDS_##kind};          \
                 cudaError_t result;                                                                         \
+                if (CALL_##kind == CALL_CONFIG_PUSH)                                                        \
+                    return launch_config_push(&call);                                                       \
+                if (CALL_##kind == CALL_CONFIG_POP && launch_config_pop(&call, &result))                    \
+                    return result;                                                                          \
                 if (engine_call(&call, &result))                                                            \
                     return result;                                                                          \
             }                                                                                               \

@@ -16,6 +16,13 @@ expect_in "$WORK/threads.json" '"cudaStreamQuery":40000'
 expect_count "$WORK/threads.json" '"launches":20000,' 8
 expect_in "$WORK/err" "info: verdict: uses 8 streams"
 
+# auto mode keeps the <<<>>> call configuration itself (LIFO, overflow to the runtime).
+with_shim REPRISE_MODE=auto "$TESTS_BIN/test_launch_config" > "$WORK/out" 2>&1 || { fail "launch configuration in auto mode"; cat "$WORK/out" >&2; }
+# Without auto the runtime keeps it: the same program sees the recorder answer every push.
+status=0
+with_shim REPRISE_MODE=observe "$TESTS_BIN/test_launch_config" > "$WORK/out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "in observe mode the shim kept the call configuration"
+
 # No runtime at all: an error code and one log line per function, never a crash.
 with_shim "$TESTS_BIN/test_missing_symbol" > "$WORK/out" 2> "$WORK/err" ||
     { fail "missing runtime"; cat "$WORK/out" "$WORK/err" >&2; }

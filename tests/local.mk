@@ -29,7 +29,11 @@ tests_libctor_caller_la_CPPFLAGS = $(TESTS_INCLUDES)
 tests_libctor_caller_la_LDFLAGS = -rpath /nowhere -avoid-version -shared
 tests_libctor_caller_la_LIBADD = tests/libcudart_recorder.la
 
-check_PROGRAMS += tests/test_forwarding tests/test_threads tests/test_ctor tests/test_missing_symbol
+check_PROGRAMS += tests/test_forwarding tests/test_threads tests/test_ctor tests/test_missing_symbol tests/test_launch_config
+tests_test_launch_config_SOURCES = tests/test_launch_config.c tests/check.h
+tests_test_launch_config_CPPFLAGS = $(TESTS_INCLUDES)
+tests_test_launch_config_LDFLAGS = $(NO_INSTALL)
+tests_test_launch_config_LDADD = tests/libcudart_recorder.la
 tests_test_forwarding_SOURCES = tests/test_forwarding.c tests/check.h
 tests_test_forwarding_CPPFLAGS = $(TESTS_INCLUDES)
 tests_test_forwarding_LDFLAGS = $(NO_INSTALL)
