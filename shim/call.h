@@ -6,7 +6,9 @@
 
 /*
  * Filled by the wrappers from the hooked function's own parameters (see the
- * CALL_FIELDS_* macros below); only the fields of the call's kind are set.
+ * CALL_FIELDS_* macros below); only the fields of the call's kind are set,
+ * the others are left unwritten (no zeroing on the hot path): read a field
+ * only for the kinds that fill it.
  */
 struct call {
     enum hook_id api;
@@ -37,40 +39,42 @@ struct call {
 };
 
 /* The fields every call fills (a macro, so that HOOK's parameter names do not capture them). */
-#define CALL_HEAD(api_, kind_, stream_) .api = (api_), .kind = (kind_), .stream = (stream_),
+#define CALL_HEAD(c, api_, kind_, stream_) ((c).api = (api_), (c).kind = (kind_), (c).stream = (stream_))
 
 /* The fields each kind fills, from the parameter names hooks.def gives its functions. */
-#define CALL_FIELDS_LAUNCH                                                                                  \
-    .func = (const void *)func, .grid = gridDim, .block = blockDim, .args = args, .shared_mem = sharedMem,
-#define CALL_FIELDS_COPY .dst = dst, .src = src, .bytes = count, .copy_kind = kind,
-#define CALL_FIELDS_SET .dst = devPtr, .value = value, .bytes = count,
-#define CALL_FIELDS_HOST_FUNC .host_fn = fn, .host_data = userData,
-#define CALL_FIELDS_EVENT_RECORD .event = event,
-#define CALL_FIELDS_EVENT_WAIT .event = event, .flags = flags,
-#define CALL_FIELDS_CONFIG_PUSH .grid = gridDim, .block = blockDim, .shared_mem = sharedMem, .config_stream = stream,
-#define CALL_FIELDS_CONFIG_POP                                                                              \
-    .grid_out = gridDim, .block_out = blockDim, .shared_mem_out = sharedMem, .stream_out = stream,
-#define CALL_FIELDS_LAUNCH_OTHER
-#define CALL_FIELDS_HOST_FUNC_OTHER
-#define CALL_FIELDS_COPY_OTHER
-#define CALL_FIELDS_COPY_SYNC
-#define CALL_FIELDS_SET_OTHER
-#define CALL_FIELDS_SET_SYNC
-#define CALL_FIELDS_EVENT_CREATE
-#define CALL_FIELDS_EVENT_DESTROY
-#define CALL_FIELDS_EVENT_RECORD_OTHER
-#define CALL_FIELDS_EVENT_SYNC .event = event,
-#define CALL_FIELDS_QUERY
-#define CALL_FIELDS_EVENT_QUERY .event = event,
-#define CALL_FIELDS_STREAM_CREATE
-#define CALL_FIELDS_STREAM_DESTROY
-#define CALL_FIELDS_STREAM_SYNC
-#define CALL_FIELDS_DEVICE_SYNC
-#define CALL_FIELDS_ALLOC
-#define CALL_FIELDS_FREE
-#define CALL_FIELDS_CAPTURE
-#define CALL_FIELDS_CAPTURE_QUERY
-#define CALL_FIELDS_GRAPH_LAUNCH
-#define CALL_FIELDS_ERROR_CHECK
+#define CALL_FIELDS_LAUNCH(c)                                                                               \
+    ((c).func = (const void *)func, (c).grid = gridDim, (c).block = blockDim, (c).args = args,                \
+     (c).shared_mem = sharedMem)
+#define CALL_FIELDS_COPY(c) ((c).dst = dst, (c).src = src, (c).bytes = count, (c).copy_kind = kind)
+#define CALL_FIELDS_SET(c) ((c).dst = devPtr, (c).value = value, (c).bytes = count)
+#define CALL_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData)
+#define CALL_FIELDS_EVENT_RECORD(c) ((c).event = event)
+#define CALL_FIELDS_EVENT_WAIT(c) ((c).event = event, (c).flags = flags)
+#define CALL_FIELDS_CONFIG_PUSH(c)                                                                          \
+    ((c).grid = gridDim, (c).block = blockDim, (c).shared_mem = sharedMem, (c).config_stream = stream)
+#define CALL_FIELDS_CONFIG_POP(c)                                                                           \
+    ((c).grid_out = gridDim, (c).block_out = blockDim, (c).shared_mem_out = sharedMem, (c).stream_out = stream)
+#define CALL_FIELDS_LAUNCH_OTHER(c) ((void)0)
+#define CALL_FIELDS_HOST_FUNC_OTHER(c) ((void)0)
+#define CALL_FIELDS_COPY_OTHER(c) ((void)0)
+#define CALL_FIELDS_COPY_SYNC(c) ((void)0)
+#define CALL_FIELDS_SET_OTHER(c) ((void)0)
+#define CALL_FIELDS_SET_SYNC(c) ((void)0)
+#define CALL_FIELDS_EVENT_CREATE(c) ((void)0)
+#define CALL_FIELDS_EVENT_DESTROY(c) ((void)0)
+#define CALL_FIELDS_EVENT_RECORD_OTHER(c) ((void)0)
+#define CALL_FIELDS_EVENT_SYNC(c) ((c).event = event)
+#define CALL_FIELDS_QUERY(c) ((void)0)
+#define CALL_FIELDS_EVENT_QUERY(c) ((c).event = event)
+#define CALL_FIELDS_STREAM_CREATE(c) ((void)0)
+#define CALL_FIELDS_STREAM_DESTROY(c) ((void)0)
+#define CALL_FIELDS_STREAM_SYNC(c) ((void)0)
+#define CALL_FIELDS_DEVICE_SYNC(c) ((void)0)
+#define CALL_FIELDS_ALLOC(c) ((void)0)
+#define CALL_FIELDS_FREE(c) ((void)0)
+#define CALL_FIELDS_CAPTURE(c) ((void)0)
+#define CALL_FIELDS_CAPTURE_QUERY(c) ((void)0)
+#define CALL_FIELDS_GRAPH_LAUNCH(c) ((void)0)
+#define CALL_FIELDS_ERROR_CHECK(c) ((void)0)
 
 #endif

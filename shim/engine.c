@@ -38,6 +38,10 @@ struct tracker {
     struct region *region;
     struct call_sig *observed;
     unsigned observed_count, observed_capacity;
+    /* While calls match the followed region, their signatures are its own:
+       only observed[0..observed_stored) is written, the rest is copied from
+       the region when needed (materialize_observed), saving a copy a call. */
+    unsigned observed_stored;
     bool overflow;
     struct record_list records;
     bool pending;         /* records hold calls not yet submitted */
@@ -55,6 +59,8 @@ struct tracker {
 };
 
 static struct region_policy policy;
+
+static void materialize_observed(struct tracker *t);
 static pthread_mutex_t trackers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tracker *trackers;
 static atomic_int pending_trackers;  /* trackers holding calls back */
@@ -182,6 +188,7 @@ static void submit_held_back(struct tracker *t)
 static void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail)
 {
     struct region *r = t->region;
+    materialize_observed(t);
     unsigned held = t->records.count;
     submit_held_back(t);
     regions_failed(&t->table, r, reason);
@@ -223,12 +230,10 @@ static enum host_memory memory_of(const void *ptr)
     return attributes.type == cudaMemoryTypeHost ? MEMORY_PINNED : MEMORY_DEVICE;
 }
 
-/* Appends a signature to the sequence being observed. */
-static void observe_sig(struct tracker *t, const struct call_sig *sig)
+/* Makes room for n observed signatures; false (and overflow) if it cannot. */
+static bool observed_reserve(struct tracker *t, unsigned n)
 {
-    if (t->overflow)
-        return;
-    if (t->observed_count == t->observed_capacity) {
+    while (n > t->observed_capacity) {
         unsigned capacity = t->observed_capacity ? t->observed_capacity * 2 : 256;
         if (capacity > policy.max_calls + 1)
             capacity = policy.max_calls + 1;
@@ -236,12 +241,33 @@ static void observe_sig(struct tracker *t, const struct call_sig *sig)
             capacity > t->observed_capacity ? realloc(t->observed, sizeof *grown * capacity) : NULL;
         if (grown == NULL) {
             t->overflow = true;
-            return;
+            return false;
         }
         t->observed = grown;
         t->observed_capacity = capacity;
     }
+    return true;
+}
+
+/* Writes out the signatures counted while they matched the followed region. */
+static void materialize_observed(struct tracker *t)
+{
+    if (t->observed_stored == t->observed_count || t->region == NULL)
+        return;
+    if (observed_reserve(t, t->observed_count))
+        memcpy(t->observed + t->observed_stored, t->region->sigs + t->observed_stored,
+               sizeof *t->observed * (t->observed_count - t->observed_stored));
+    t->observed_stored = t->observed_count;
+}
+
+/* Appends a signature to the sequence being observed. */
+static void observe_sig(struct tracker *t, const struct call_sig *sig)
+{
+    materialize_observed(t);
+    if (t->overflow || !observed_reserve(t, t->observed_count + 1))
+        return;
     t->observed[t->observed_count++] = *sig;
+    t->observed_stored = t->observed_count;
 }
 
 static pthread_once_t exit_hook_once = PTHREAD_ONCE_INIT;
@@ -335,6 +361,7 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
 static void end_sequence(struct tracker *t, const struct call *boundary)
 {
     struct region *r = t->region;
+    materialize_observed(t);
     if (boundary && t->period) {
         /* A sync ends the sync-free stretch: look for regions between syncs again. */
         t->period = 0;
@@ -359,6 +386,7 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         }
     }
     t->observed_count = 0;
+    t->observed_stored = 0;
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
@@ -386,6 +414,7 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
     trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
     /* The calls so far are not a region; the next one starts the first cut. */
     t->observed_count = 0;
+    t->observed_stored = 0;
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
@@ -425,25 +454,27 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     struct call_sig sig;
     call_signature(c, src_memory, &sig);
     unsigned position = t->observed_count;
-    observe_sig(t, &sig);
     if (position == 0)
         start_sequence(t, &sig);
-    if (t->overflow && t->period == 0)
-        look_for_period(t, &sig);
     struct region *r = t->region;
-    if (t->mode == FOLLOW_NONE) {
-        cut_if_period_done(t);
-        return false;
-    }
-
-    bool matches = position < r->length && sig_equal(&r->sigs[position], &sig);
-    if (!matches && !t->overflow) {
-        /* Another known region may begin with the same calls. */
-        struct region *other = regions_candidate(&t->table, t->observed, position + 1);
-        bool same_mode = other && ((t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED));
-        if (same_mode) {
-            t->region = r = other;
-            matches = true;
+    bool matches = t->mode != FOLLOW_NONE && position < r->length && sig_equal(&r->sigs[position], &sig);
+    if (matches) {
+        t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
+    } else {
+        observe_sig(t, &sig);
+        if (t->overflow && t->period == 0)
+            look_for_period(t, &sig);
+        if (t->mode == FOLLOW_NONE) {
+            cut_if_period_done(t);
+            return false;
+        }
+        if (!t->overflow) {
+            /* Another known region may begin with the same calls. */
+            struct region *other = regions_candidate(&t->table, t->observed, position + 1);
+            if (other && (t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED)) {
+                t->region = r = other;
+                matches = true;
+            }
         }
     }
     if (!matches) {
@@ -457,7 +488,7 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         }
         return false;
     }
-    if (!record_append(&t->records, c, &sig, src_memory)) {
+    if (!record_append(&t->records, c, src_memory)) {
         if (t->mode == FOLLOW_REPLAY)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;

@@ -75,8 +75,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, struct
 }
 
 /* Appends a call; false if memory ran out or a kernel's parameters cannot be read. */
-bool record_append(struct record_list *list, const struct call *call, const struct call_sig *sig,
-                   enum host_memory src_memory)
+bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
 {
     if (list->count == list->capacity) {
         unsigned capacity = list->capacity ? list->capacity * 2 : 64;
@@ -88,7 +87,6 @@ bool record_append(struct record_list *list, const struct call *call, const stru
     }
     struct recorded *r = &list->calls[list->count];
     r->call = *call;
-    r->sig = *sig;
     r->layout = NULL;
     r->staged = false;
     r->arena_offset = 0;

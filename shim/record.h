@@ -15,7 +15,6 @@ enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 /* One call, kept with copies of everything it pointed to that may change. */
 struct recorded {
     struct call call;                   /* call.args and, for staged copies, call.src are stale: use below */
-    struct call_sig sig;
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
@@ -36,8 +35,7 @@ void record_reset(struct record_list *list);
 void record_free(struct record_list *list);
 
 /* Appends a call; false if memory ran out or a kernel's parameters cannot be read (the call must then pass through). */
-bool record_append(struct record_list *list, const struct call *call, const struct call_sig *sig,
-                   enum host_memory src_memory);
+bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory);
 
 /* The bytes a recorded call owns in the arena. */
 static inline unsigned char *record_bytes(const struct record_list *list, const struct recorded *r)

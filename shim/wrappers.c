@@ -21,7 +21,9 @@
             if (shim_auto) {                                                                                \
                 if (CALL_##kind == CALL_ERROR_CHECK)                                                        \
                     return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                   \
-                struct call call = {CALL_HEAD(HOOK_ID_##name, CALL_##kind, stream) CALL_FIELDS_##kind};          \
+                struct call call;                                                                           \
+                CALL_HEAD(call, HOOK_ID_##name, CALL_##kind, stream);                                       \
+                CALL_FIELDS_##kind(call);                                                                   \
                 cudaError_t result;                                                                         \
                 if (CALL_##kind == CALL_CONFIG_PUSH)                                                        \
                     return launch_config_push(&call);                                                       \
