@@ -49,6 +49,9 @@ static void describe_accepted(const struct option_spec *spec, char *buf, unsigne
     case OPTION_PATH:
         snprintf(buf, len, "a file name");
         break;
+    case OPTION_TEXT:
+        snprintf(buf, len, "text");
+        break;
     }
 }
 
@@ -64,6 +67,7 @@ static bool parse_value(enum option_id id, const char *text, long *num)
     case OPTION_INT:
         return parse_int_in_range(text, spec->choices, num);
     case OPTION_PATH:
+    case OPTION_TEXT:
         *num = 0;
         return strlen(text) < OPTION_TEXT_MAX;
     }
@@ -134,7 +138,8 @@ void options_parse(struct options *opts, char *const *envp, struct option_proble
         long num;
         /* An empty path means "the default" (stderr, no trace); an empty
            value of any other type is a mistake worth reporting. */
-        if (parse_value(id, value, &num) && (*value || option_table[id].type == OPTION_PATH)) {
+        if (parse_value(id, value, &num) &&
+            (*value || option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT)) {
             opts->num[id] = num;
             snprintf(opts->text[id], OPTION_TEXT_MAX, "%s", value);
             opts->from_env[id] = true;
@@ -150,7 +155,7 @@ void options_parse(struct options *opts, char *const *envp, struct option_proble
 /* The value of an option for people: paths that are empty say what that means. */
 static const char *display_value(const struct options *opts, enum option_id id)
 {
-    if (option_table[id].type == OPTION_PATH && opts->text[id][0] == '\0')
+    if ((option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT) && opts->text[id][0] == '\0')
         return id == OPT_LOG_FILE ? "stderr" : "none";
     if (option_table[id].type == OPTION_BOOL)
         return opts->num[id] ? "on" : "off";
@@ -220,7 +225,7 @@ void options_write_markdown(FILE *out)
         char accepted[256];
         describe_accepted(&option_table[id], accepted, sizeof accepted);
         const char *def = option_table[id].def;
-        if (option_table[id].type == OPTION_PATH && !*def)
+        if ((option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT) && !*def)
             def = id == OPT_LOG_FILE ? "(stderr)" : "(none)";
         fprintf(out, "| `%s` | %s | `%s` | %s |\n", option_table[id].name, accepted, def,
                 option_table[id].help);

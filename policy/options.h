@@ -13,10 +13,13 @@ enum option_id {
     OPT_COUNT
 };
 
-enum option_type { OPTION_ENUM, OPTION_BOOL, OPTION_INT, OPTION_PATH };
+enum option_type { OPTION_ENUM, OPTION_BOOL, OPTION_INT, OPTION_PATH, OPTION_TEXT };
 
 /* Values of REPRISE_MODE, in the order of its choices. */
 enum reprise_mode { MODE_OFF, MODE_OBSERVE, MODE_AUTO };
+
+/* Values of REPRISE_PROFILER, in the order of its choices. */
+enum profiler_policy { PROFILER_STEP_ASIDE, PROFILER_IGNORE };
 
 /* Values of REPRISE_LOG, in the order of its choices. */
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };

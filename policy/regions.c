@@ -198,6 +198,8 @@ const char *fallback_reason_name(enum fallback_reason reason)
         [FALLBACK_PROGRAM_GRAPH] = "program_graph",
         [FALLBACK_GRAPH_ERROR] = "graph_error",
         [FALLBACK_THREAD] = "other_thread",
+        [FALLBACK_EXCLUDED] = "excluded",
+        [FALLBACK_PROFILER] = "profiler",
     };
     return (unsigned)reason < FALLBACK_REASON_COUNT ? names[reason] : "unknown";
 }

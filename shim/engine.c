@@ -10,7 +10,9 @@
 #include "errors.h"
 #include "hidden_work.h"
 #include "log.h"
+#include "patterns.h"
 #include "period.h"
+#include "profiler.h"
 #include "record.h"
 #include "region_graph.h"
 #include "regions.h"
@@ -278,12 +280,58 @@ static void register_exit_hook(void)
     atexit(engine_shutdown);
 }
 
+/* The first kernel of the record that REPRISE_EXCLUDE_KERNELS names, or NULL. */
+static const char *excluded_kernel(const struct record_list *list)
+{
+    const char *patterns = shim_options.text[OPT_EXCLUDE_KERNELS];
+    if (patterns[0] == '\0')
+        return NULL;
+    for (unsigned i = 0; i < list->count; i++) {
+        if (list->calls[i].call.kind != CALL_LAUNCH)
+            continue;
+        const char *name = NULL;
+        struct saved_error saved;
+        errors_save(&saved);
+        cudaError_t err = RT_CALL(cudaFuncGetName, &name, list->calls[i].call.func);
+        errors_restore(&saved);
+        if (err == cudaSuccess && name_matches_any(name, patterns))
+            return name;
+    }
+    return NULL;
+}
+
+/* Whether graphs must not be built now: a profiler is attached and REPRISE_PROFILER says step aside. */
+static bool profiler_forbids(struct region *r)
+{
+    static atomic_bool told;
+    char why[256];
+    if (shim_options.num[OPT_PROFILER] != PROFILER_STEP_ASIDE || !profiler_attached(why, sizeof why))
+        return false;
+    if (!atomic_exchange(&told, true))
+        log_info("a profiler is attached (%s): graphing nothing, so that it measures the program as written "
+                 "(REPRISE_PROFILER=ignore graphs anyway)",
+                 why);
+    (void)r;
+    return true;
+}
+
 /* Builds the graph of the occurrence just recorded. */
 static void build_graph(struct tracker *t)
 {
     struct region *r = t->region;
     char why[256];
     pthread_once(&exit_hook_once, register_exit_hook);
+    if (profiler_forbids(r)) {
+        regions_failed(&t->table, r, FALLBACK_PROFILER);
+        return;
+    }
+    const char *excluded = excluded_kernel(&t->records);
+    if (excluded) {
+        log_info("region %u: not graphed: it launches %s, which REPRISE_EXCLUDE_KERNELS names", r->id, excluded);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"excluded kernel\"", r->id);
+        regions_failed(&t->table, r, FALLBACK_EXCLUDED);
+        return;
+    }
     if (hidden_work_possible(why, sizeof why)) {
         log_info("region %u: not graphed: %s is loaded and may launch through the driver API, unseen, on the same "
                  "streams",

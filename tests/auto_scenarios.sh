@@ -48,4 +48,21 @@ echo "$expectations" | while IFS='|' read -r name line; do
 done > "$WORK/report" 2>&1
 cat "$WORK/report"
 grep -q '^FAIL' "$WORK/report" && failures=1
+
+# REPRISE_EXCLUDE_KERNELS keeps a region's kernels out of graphs; the results stay the same.
+prog="$SCEN/launch_loop"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_EXCLUDE_KERNELS='k_scale, k_add*' \
+    "$prog" > "$WORK/excluded.out" 2> "$WORK/excluded.log" || fail "launch_loop with exclusions exited $?"
+cmp -s "$EXPECTED/launch_loop.out" "$WORK/excluded.out" || fail "launch_loop with exclusions: output differs"
+expect_in "$WORK/excluded.log" "which REPRISE_EXCLUDE_KERNELS names"
+expect_not_in "$WORK/excluded.log" "replayed as a graph"
+# A profiler attached: auto steps aside, unless told to ignore it.
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info NSYS_PROFILING_SESSION_ID=7 \
+    "$prog" > "$WORK/profiled.out" 2> "$WORK/profiled.log" || fail "launch_loop under a profiler exited $?"
+cmp -s "$EXPECTED/launch_loop.out" "$WORK/profiled.out" || fail "launch_loop under a profiler: output differs"
+expect_count "$WORK/profiled.log" "a profiler is attached (NSYS_PROFILING_SESSION_ID is set): graphing nothing" 1
+expect_not_in "$WORK/profiled.log" "replayed as a graph"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info NSYS_PROFILING_SESSION_ID=7 REPRISE_PROFILER=ignore \
+    "$prog" > "$WORK/ignored.out" 2> "$WORK/ignored.log" || fail "launch_loop, profiler ignored, exited $?"
+expect_in "$WORK/ignored.log" "replayed as a graph"
 finish

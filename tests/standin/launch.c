@@ -239,6 +239,22 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
     API(param_info(func, paramIndex, paramOffset, paramSize));
 }
 
+/* The name a registered kernel was declared with. */
+static cudaError_t func_name(const char **name, const void *func)
+{
+    CHECK(!name || !func, cudaErrorInvalidValue);
+    const struct standin_kernel *k = kernel_find(func);
+    CHECK(!k, cudaErrorInvalidDeviceFunction);
+    *name = k->name;
+    return cudaSuccess;
+}
+
+/* cudaFuncGetName. */
+cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    API(func_name(name, func));
+}
+
 /* Queues (or captures) a host function. */
 static cudaError_t host_func(cudaStream_t h, cudaHostFn_t fn, void *user, bool ptsz)
 {
