@@ -1,0 +1,156 @@
+#!/bin/sh
+# The randomized differential test (issue 4).  For seeds 1..N (N=1000, or
+# FUZZ_SEEDS), tests/fuzz/random_program SEED generates and runs a
+# race-free CUDA program against the stand-in three ways:
+#   plain  without the shim                               (STANDIN_SEED=a)
+#   off    LD_PRELOAD=libreprise.so REPRISE_MODE=off      (STANDIN_SEED=b)
+#   auto   REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1   (STANDIN_SEED=a)
+# and all three must print the same and exit 0.  a = seed%7+1, b = the next
+# one: plain against off also checks that the program does not depend on the
+# scheduler; plain against auto isolates the engine (same scheduler seed).
+# Some seeds also run auto with a small REPRISE_MAX_REGION_CALLS (the
+# sync-free loop's period detector) or REPRISE_MAX_GRAPHS=1 (evictions).
+#
+# The test has teeth: auto mode's trace (REPRISE_TRACE) must show graphs
+# replayed in at least half of the seeds and fallbacks of several reasons;
+# dropping one call from a program (--drop) must change its output in most
+# seeds; hashing without the final sync (--no-final-sync) must change the
+# output for some seed and scheduler seed.
+#
+# Environment: FUZZ_SEEDS (how many seeds, default 1000), FUZZ_FIRST (first
+# seed, default 1), FUZZ_JOBS (parallel runs, default 2).  Not REPRISE_*: the
+# shim warns about every REPRISE_* variable it does not know, which other
+# tests (tests/environment.sh) would see.
+
+# ---- worker: sh differential.sh --worker DIR SEED... (run through xargs)
+if [ "$1" = "--worker" ]; then
+    dir=$2
+    shift 2
+    prog="$top_builddir/tests/fuzz/random_program"
+    # A run that hangs (a deadlock) fails its seed, not the whole test.
+    limit=
+    command -v timeout > /dev/null && limit="timeout 60"
+    shim="$top_builddir/.libs/libreprise.so"
+    for seed in "$@"; do
+        a=$((seed % 7 + 1))
+        b=$((a % 7 + 1))
+        extra=
+        case $((seed % 10)) in
+            2 | 4 | 7) extra="REPRISE_MAX_REGION_CALLS=$((8 + seed % 41))" ;;
+            9) extra="REPRISE_MAX_GRAPHS=1" ;;
+        esac
+        o="$dir/$seed"
+        STANDIN_SEED=$a $limit "$prog" "$seed" > "$o.plain" 2> "$o.plain.err"
+        rc_plain=$?
+        env STANDIN_SEED=$b LD_PRELOAD="$shim" REPRISE_MODE=off $limit "$prog" "$seed" > "$o.off" 2> "$o.off.err"
+        rc_off=$?
+        env STANDIN_SEED=$a LD_PRELOAD="$shim" REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 \
+            REPRISE_TRACE="$o.trace" $extra $limit "$prog" "$seed" > "$o.auto" 2> "$o.auto.err"
+        rc_auto=$?
+        bad=
+        [ $rc_plain -eq 0 ] && [ $rc_off -eq 0 ] && [ $rc_auto -eq 0 ] ||
+            bad="exit status: plain $rc_plain, off $rc_off, auto $rc_auto"
+        cmp -s "$o.plain" "$o.off" || bad="$bad${bad:+; }off differs from plain"
+        cmp -s "$o.plain" "$o.auto" || bad="$bad${bad:+; }auto differs from plain"
+        if [ -n "$bad" ]; then
+            {
+                echo "seed $seed: $bad"
+                diff "$o.plain" "$o.off" | head -10 | sed 's/^/  off | /'
+                diff "$o.plain" "$o.auto" | head -20 | sed 's/^/  auto | /'
+                cat "$o.off.err" "$o.auto.err" | grep -v ' info: ' | head -5 | sed 's/^/  stderr | /'
+                echo "  reproduce: cd $top_builddir && STANDIN_SEED=$a tests/fuzz/random_program $seed > plain;" \
+                    "STANDIN_SEED=$a LD_PRELOAD=.libs/libreprise.so REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1" \
+                    "${extra:+$extra }REPRISE_LOG=info tests/fuzz/random_program $seed > auto; diff plain auto"
+                echo "  off: STANDIN_SEED=$b LD_PRELOAD=.libs/libreprise.so REPRISE_MODE=off tests/fuzz/random_program $seed"
+                echo "  the program: tests/fuzz/random_program --dump $seed; to minimise it, add" \
+                    "--keep=I,J,... (body operations to keep) and --iters=N to both runs"
+            } > "$o.fail"
+        fi
+        # What the engine did: graphs built, replays, fallbacks by reason.
+        awk -v seed="$seed" '
+            /"ev":"graph_built"/ { built++ }
+            /"ev":"not_graphed"/ { not_graphed++ }
+            /"ev":"period_found"/ { periods++ }
+            /"ev":"evicted"/ { evicted++ }
+            /"ev":"region_summary"/ { if (match($0, /"replays":[0-9]+/)) replays += substr($0, RSTART + 10, RLENGTH - 10) }
+            /"ev":"fallback"/ { if (match($0, /"reason":"[a-z_]+"/)) why[substr($0, RSTART + 10, RLENGTH - 11)]++ }
+            END {
+                printf "%s %d %d %d %d %d", seed, built, replays, not_graphed, periods, evicted
+                for (k in why) printf " %s=%d", k, why[k]
+                printf "\n"
+            }' "$o.trace" 2> /dev/null >> "$dir/stats.$$" || echo "$seed 0 0 0 0 0" >> "$dir/stats.$$"
+        rm -f "$o.off" "$o.auto" "$o.trace" "$o.plain.err" "$o.off.err" "$o.auto.err"
+    done
+    exit 0
+fi
+
+# ---- the test
+. "$top_srcdir/tests/lib.sh"
+export top_builddir top_srcdir
+prog="$top_builddir/tests/fuzz/random_program"
+[ -x "$prog" ] || { echo "no $prog: build it (make check)" >&2; exit 77; }
+command -v xargs > /dev/null && command -v awk > /dev/null || { echo "needs xargs and awk" >&2; exit 77; }
+seeds=${FUZZ_SEEDS:-1000}
+first=${FUZZ_FIRST:-1}
+jobs=${FUZZ_JOBS:-2}
+last=$((first + seeds - 1))
+start=$(date +%s)
+
+echo "random programs: seeds $first..$last ($seeds), $jobs at a time"
+seq "$first" "$last" | xargs -n 20 -P "$jobs" sh "$0" --worker "$WORK"
+
+# ---- results
+failed=$(ls "$WORK" | grep -c '\.fail$')
+passed=$((seeds - failed))
+if [ "$failed" -gt 0 ]; then
+    ls "$WORK" | grep '\.fail$' | sort -n | head -10 | while read -r f; do cat "$WORK/$f" >&2; done
+    [ "$failed" -gt 10 ] && echo "(and $((failed - 10)) more failing seeds)" >&2
+    fail "$failed of $seeds seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
+        sed 's/\.fail$//' | tr '\n' ' ')"
+fi
+cat "$WORK"/stats.* > "$WORK/stats"
+awk -v seeds="$seeds" '
+    { built += $2; replays += $3; not_graphed += $4; periods += $5; evicted += $6
+      if ($3 > 0) replayed++
+      for (i = 7; i <= NF; i++) { split($i, kv, "="); why[kv[1]] += kv[2]; fallbacks += kv[2] } }
+    END {
+        printf "engine (auto): graphs replayed in %d of %d seeds; %d graphs built, %d replays, %d not graphed, %d periods found, %d evicted\n",
+            replayed, seeds, built, replays, not_graphed, periods, evicted
+        printf "fallbacks: %d:", fallbacks
+        n = 0
+        for (k in why) { printf " %s %d", k, why[k]; n++ }
+        printf "\n"
+        print replayed, n > "'"$WORK/totals"'"
+    }' "$WORK/stats"
+read -r replayed reasons < "$WORK/totals"
+[ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
+[ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"
+
+# ---- the comparison can fail: a dropped call changes the output ...
+probe=$((seeds < 40 ? seeds : 40))
+changed=0
+for seed in $(seq "$first" $((first + probe - 1))); do
+    STANDIN_SEED=$((seed % 7 + 1)) "$prog" --drop "$seed" > "$WORK/drop" 2>&1
+    cmp -s "$WORK/drop" "$WORK/$seed.plain" || changed=$((changed + 1))
+done
+echo "dropping one call changed the output in $changed of $probe seeds"
+[ $((changed * 10)) -ge $((probe * 7)) ] || fail "dropping one call changed the output in only $changed of $probe seeds"
+# ... and so does reading results without the final sync, for some scheduler seed.
+caught=
+for seed in $(seq "$first" $((first + probe - 1))); do
+    for s in 1 2 3; do
+        STANDIN_SEED=$s "$prog" --no-final-sync "$seed" > "$WORK/racy" 2>&1
+        if ! cmp -s "$WORK/racy" "$WORK/$seed.plain"; then
+            caught="seed $seed, STANDIN_SEED=$s"
+            break 2
+        fi
+    done
+done
+if [ -n "$caught" ]; then
+    echo "hashing without the final sync changed the output ($caught)"
+else
+    fail "hashing without the final sync changed no output in seeds $first..$((first + probe - 1))"
+fi
+
+echo "$passed passed, $failed failed ($(($(date +%s) - start)) s)"
+finish

@@ -1,0 +1,14 @@
+## The randomized differential test (issue 4): tests/fuzz/random_program
+## generates a race-free CUDA program per seed; tests/fuzz/differential.sh runs
+## it against the stand-in without the shim, with REPRISE_MODE=off and with
+## REPRISE_MODE=auto, and requires identical outputs.  Built like the
+## scenario programs (tests/standin/local.mk): stand-in, CPU kernel twins, and
+## -no-install so that LD_PRELOAD reaches the real binary.
+
+check_PROGRAMS += tests/fuzz/random_program
+tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/report.h kernels/kernels.h
+tests_fuzz_random_program_LDADD = $(STANDIN_LINK_LIBS) -lm
+tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
+
+TESTS += tests/fuzz/differential.sh
+EXTRA_DIST += tests/fuzz/differential.sh

@@ -1,0 +1,864 @@
+/*
+ * tests/fuzz/random_program.c: a random CUDA program per seed, for the
+ * differential test (tests/fuzz/differential.sh).
+ *
+ *     random_program [--dump] [--drop] [--no-final-sync] [--iters=N] [--keep=I,J,...] SEED
+ *
+ * From SEED (splitmix64, never rand()) it generates a *body*: 4..40
+ * operations over 1..4 streams (non-blocking or blocking, sometimes the
+ * legacy stream too): kernel launches of the test kernels (kernels/kernels.h;
+ * cudaLaunchKernel or __cudaLaunchKernel, two block sizes, sometimes dynamic
+ * shared memory), D2D copies, H2D copies from pinned and from pageable
+ * memory, D2H copies into pinned memory (sometimes as cudaMemcpyDefault),
+ * memsets, host functions, event records and waits, and now and then a
+ * "disruption": a stream or event query, a stream or event synchronisation,
+ * a cudaMalloc/cudaFree, a synchronous cudaMemcpy, a copy into pageable
+ * memory, an invalid launch. It then runs the body 30..60 times; each
+ * iteration changes scalar arguments, swaps pointer arguments, moves copy
+ * offsets, refills host sources, in some seeds changes the body's shape (a
+ * skipped or repeated call, or an extra query or sync, every k-th
+ * iteration), and ends with a sync chosen by the seed (device, every stream,
+ * a join into one stream, or only every few iterations). After each
+ * synchronised iteration every buffer is folded into a "trajectory" hash; at
+ * the end it prints a hash of every device buffer and pinned destination,
+ * the host functions' checksums, the trajectory and every error.
+ *
+ * The program is race-free by construction, so its output depends on the
+ * seed only, not on the stand-in's scheduler (STANDIN_SEED) and not on
+ * whether reprise holds calls back and replays them as graphs: each device
+ * buffer is owned by one stream at a time, and a stream that needs a buffer
+ * another stream owns first joins through an event (record + wait); at the
+ * end of the body every buffer goes back to its home stream the same way, so
+ * iterations chain without a sync too. A synchronous copy (legacy stream)
+ * first orders the buffer's non-blocking owner (stream or event sync, or a
+ * legacy-stream wait). Host functions fold only into their own stream's
+ * checksum; pinned sources are refilled only after a sync covering every
+ * copy that reads them; pageable sources change right after each copy from
+ * them (CUDA takes their bytes at call time). Query results (cudaSuccess or
+ * cudaErrorNotReady) are never printed: they depend on timing.
+ *
+ * --dump           prints the generated program (for minimising a seed)
+ * --drop           drops one call (one whose effect differs every iteration)
+ *                  in the middle iteration: a deliberately different
+ *                  program, to check that the comparison can fail
+ * --no-final-sync  hashes the buffers without the last synchronisation (a
+ *                  deliberately racy program: the output must depend on
+ *                  STANDIN_SEED for some seeds)
+ * --iters=N        runs the body N times instead
+ * --keep=I,J,...   keeps only these operations of the body (numbers as
+ *                  --dump prints them), to minimise a failing seed
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "../../kernels/kernels.h"
+#include "../report.h"
+
+extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
+
+#define MAX_STREAMS 5
+#define MAX_BUFFERS 8
+#define MAX_EVENTS 6
+#define MAX_OPS 1024
+
+/* ------------------------------------------------------------ random numbers */
+
+static uint64_t rng;
+
+/* splitmix64. */
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in 0..n-1. */
+static unsigned below(unsigned n)
+{
+    return (unsigned)(rnd() % n);
+}
+
+/* True with the given percentage. */
+static int chance(unsigned percent)
+{
+    return below(100) < percent;
+}
+
+/* ------------------------------------------------------------ the program */
+
+enum op_kind {
+    OP_KERNEL,
+    OP_D2D,
+    OP_H2D_PINNED,
+    OP_H2D_PAGEABLE,
+    OP_D2H_PINNED,
+    OP_MEMSET,
+    OP_HOST_FUNC,
+    OP_RECORD,
+    OP_WAIT,
+    /* disruptions: boundaries for the engine */
+    OP_QUERY_STREAM,
+    OP_QUERY_EVENT,
+    OP_SYNC_STREAM,
+    OP_SYNC_EVENT,
+    OP_MALLOC_FREE,
+    OP_SYNC_D2H,
+    OP_SYNC_H2D,
+    OP_D2H_PAGEABLE,
+    OP_BAD_LAUNCH,
+};
+
+static const char *const op_names[] = {
+    "kernel", "d2d", "h2d_pinned", "h2d_pageable", "d2h_pinned", "memset", "host_func", "record", "wait",
+    "query_stream", "query_event", "sync_stream", "sync_event", "malloc_free", "sync_d2h", "sync_h2d",
+    "d2h_pageable", "bad_launch",
+};
+
+enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
+static const char *const kernel_names[] = {"fill", "axpy", "scale", "add_step", "combine", "reduce_sum",
+                                           "empty", "apply_coef"};
+
+struct op {
+    enum op_kind kind;
+    int s;          /* stream index */
+    int k;          /* kernel */
+    int b[3];       /* buffers */
+    int swap;       /* pointer arguments alternate with the iteration's parity */
+    int vary;       /* scalar arguments change with the iteration */
+    int via_launch; /* kernel launched through __cudaLaunchKernel */
+    int block;      /* threads per block of a kernel (the grid covers n) */
+    int shared;     /* dynamic shared memory of a kernel (unused by it) */
+    int default_kind; /* a copy passes cudaMemcpyDefault */
+    int n_vary;     /* the element count argument changes (not the grid) */
+    float f;        /* scalar */
+    int ival;       /* step, memset byte, host function variant */
+    int off, off2, len; /* in floats: destination offset, source offset, length */
+    int ev;
+    int which;      /* pinned/pageable source, host data */
+};
+
+struct program {
+    int nstreams;
+    int kind[MAX_STREAMS]; /* 0 legacy, 1 blocking, 2 non-blocking */
+    int nbuffers, n, nevents, event_flags[MAX_EVENTS];
+    int iters;
+    int sync_mode, sync_every;  /* 0 device, 1 each stream, 2 device every sync_every, 3 join into stream 0 */
+    int shape_k, shape_r, shape_action, shape_pos;
+    int home[MAX_BUFFERS];
+    struct op ops[MAX_OPS];
+    int count;
+};
+
+static struct program P;
+static int owner[MAX_BUFFERS];
+
+static struct op *emit(enum op_kind kind, int s)
+{
+    if (P.count == MAX_OPS) {
+        fprintf(stderr, "random_program: too many operations\n");
+        exit(2);
+    }
+    struct op *o = &P.ops[P.count++];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->s = s;
+    return o;
+}
+
+/* Stream s is about to touch buffer b: if another stream owns it, join through an event. */
+static void need(int s, int b)
+{
+    if (owner[b] == s)
+        return;
+    int ev = (int)below((unsigned)P.nevents);
+    emit(OP_RECORD, owner[b])->ev = ev;
+    emit(OP_WAIT, s)->ev = ev;
+    owner[b] = s;
+}
+
+/* A random buffer other than the ones given (-1: none). */
+static int other_buffer(int not1, int not2)
+{
+    int b;
+    do
+        b = (int)below((unsigned)P.nbuffers);
+    while (b == not1 || b == not2);
+    return b;
+}
+
+/* A random range of floats inside a buffer of n: offset and length. */
+static void range(int *off, int *len)
+{
+    *len = 1 + (int)below((unsigned)P.n);
+    *off = (int)below((unsigned)(P.n - *len + 1));
+}
+
+/* Before a synchronous copy on the legacy stream touches b: order its owner's work first. */
+static void order_for_legacy(int b)
+{
+    int o = owner[b];
+    if (P.kind[o] != 2)
+        return; /* the legacy stream and blocking streams are ordered with the copy */
+    switch (below(3)) {
+    case 0: emit(OP_SYNC_STREAM, o); break;
+    case 1: {
+        int ev = (int)below((unsigned)P.nevents);
+        emit(OP_RECORD, o)->ev = ev;
+        emit(OP_SYNC_EVENT, o)->ev = ev;
+        break;
+    }
+    default: {
+        int legacy = -1;
+        for (int i = 0; i < P.nstreams; i++)
+            if (P.kind[i] == 0)
+                legacy = i;
+        int ev = (int)below((unsigned)P.nevents);
+        emit(OP_RECORD, o)->ev = ev;
+        if (legacy >= 0)
+            emit(OP_WAIT, legacy)->ev = ev;
+        else
+            emit(OP_SYNC_EVENT, o)->ev = ev;
+        break;
+    }
+    }
+}
+
+/* One kernel launch on stream s. */
+static void gen_kernel(int s)
+{
+    int k = (int)below(K_COUNT), b0 = other_buffer(-1, -1), b1 = other_buffer(b0, -1), b2 = other_buffer(b0, b1);
+    static const float fills[] = {0.5f, -1.0f, 1.5f, 0.25f};
+    static const float scales[] = {0.5f, 0.75f, -0.5f, 0.25f};
+    static const float alphas[] = {0.5f, -0.25f, 0.125f, 1.0f};
+    switch (k) {
+    case K_AXPY:
+    case K_REDUCE: need(s, b0), need(s, b1); break;
+    case K_COMBINE: {
+        int same = chance(20);
+        need(s, b0);
+        if (!same)
+            need(s, b1);
+        need(s, b2);
+        if (same)
+            b1 = b0;
+        break;
+    }
+    case K_EMPTY: break;
+    default: need(s, b0); break;
+    }
+    struct op *o = emit(OP_KERNEL, s);
+    o->k = k;
+    o->b[0] = b0, o->b[1] = b1, o->b[2] = b2;
+    o->vary = chance(50);
+    o->swap = (k == K_AXPY || k == K_COMBINE || k == K_REDUCE) && chance(30);
+    o->via_launch = chance(30);
+    o->block = chance(25) ? 128 : 256;
+    o->shared = chance(15) ? 1024 : 0;
+    o->n_vary = k != K_REDUCE && k != K_EMPTY && chance(15);
+    switch (k) {
+    case K_FILL: o->f = fills[below(4)]; break;
+    case K_AXPY: o->f = alphas[below(4)]; break;
+    case K_SCALE: o->f = scales[below(4)]; break;
+    case K_ADD_STEP: o->f = scales[below(4)], o->ival = (int)below(10); break;
+    default: break;
+    }
+}
+
+/* Generates the program of a seed. */
+static void generate(uint64_t seed)
+{
+    rng = seed * 0x2545f4914f6cdd1dull + 1;
+    int created = 1 + (int)below(4);
+    P.nstreams = created;
+    for (int i = 0; i < created; i++)
+        P.kind[i] = chance(60) ? 2 : 1;
+    if (chance(20))
+        P.kind[P.nstreams++] = 0;
+    P.nbuffers = 3 + (int)below(MAX_BUFFERS - 2);
+    static const int sizes[] = {256, 300, 512, 768};
+    P.n = sizes[below(4)];
+    P.nevents = 1 + (int)below(MAX_EVENTS);
+    for (int i = 0; i < P.nevents; i++)
+        P.event_flags[i] = chance(50) ? cudaEventDisableTiming : cudaEventDefault;
+    P.iters = 30 + (int)below(31);
+    P.sync_mode = (int)below(4);
+    P.sync_every = 2 + (int)below(7);
+    static const unsigned disruption_pct[] = {0, 0, 0, 2, 5, 10};
+    unsigned dis = disruption_pct[below(6)];
+    int length = 4 + (int)below(37);
+
+    for (int b = 0; b < P.nbuffers; b++)
+        owner[b] = P.home[b] = (int)below((unsigned)P.nstreams);
+    for (int i = 0; i < length; i++) {
+        int s = (int)below((unsigned)P.nstreams);
+        if (dis && chance(dis)) {
+            struct op *o;
+            int b = other_buffer(-1, -1);
+            switch (below(9)) {
+            case 0: emit(OP_QUERY_STREAM, s); break;
+            case 1: emit(OP_QUERY_EVENT, s)->ev = (int)below((unsigned)P.nevents); break;
+            case 2: emit(OP_SYNC_STREAM, s); break;
+            case 3: emit(OP_SYNC_EVENT, s)->ev = (int)below((unsigned)P.nevents); break;
+            case 4:
+                need(s, b);
+                o = emit(OP_MALLOC_FREE, s);
+                o->b[0] = b;
+                o->ival = (int)below(5);
+                break;
+            case 5:
+                order_for_legacy(b);
+                o = emit(OP_SYNC_D2H, s);
+                o->b[0] = b;
+                range(&o->off2, &o->len);
+                break;
+            case 6:
+                order_for_legacy(b);
+                o = emit(OP_SYNC_H2D, s);
+                o->b[0] = b;
+                range(&o->off, &o->len);
+                o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+                break;
+            case 7:
+                need(s, b);
+                o = emit(OP_D2H_PAGEABLE, s);
+                o->b[0] = b;
+                range(&o->off2, &o->len);
+                break;
+            default: emit(OP_BAD_LAUNCH, s); break;
+            }
+            continue;
+        }
+        unsigned r = below(100);
+        struct op *o;
+        if (r < 40) {
+            gen_kernel(s);
+        } else if (r < 48) {
+            int src = other_buffer(-1, -1), dst = other_buffer(src, -1);
+            need(s, src), need(s, dst);
+            o = emit(OP_D2D, s);
+            o->default_kind = chance(25);
+            o->b[0] = dst, o->b[1] = src;
+            range(&o->off, &o->len);
+            o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+            o->swap = chance(30);
+            o->vary = chance(30);
+        } else if (r < 55) {
+            int b = other_buffer(-1, -1);
+            need(s, b);
+            o = emit(OP_H2D_PINNED, s);
+            o->default_kind = chance(25);
+            o->b[0] = b;
+            range(&o->off, &o->len);
+            o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+            o->swap = chance(40); /* alternate between the two pinned sources */
+            o->which = (int)below(2);
+        } else if (r < 62) {
+            int b = other_buffer(-1, -1);
+            need(s, b);
+            o = emit(OP_H2D_PAGEABLE, s);
+            o->default_kind = chance(25);
+            o->b[0] = b;
+            range(&o->off, &o->len);
+            o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+            o->which = (int)below(2);
+        } else if (r < 69) {
+            int b = other_buffer(-1, -1);
+            need(s, b);
+            o = emit(OP_D2H_PINNED, s);
+            o->default_kind = chance(25);
+            o->b[0] = b;
+            range(&o->off, &o->len);
+            o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+            o->vary = chance(30);
+        } else if (r < 76) {
+            int b = other_buffer(-1, -1);
+            need(s, b);
+            o = emit(OP_MEMSET, s);
+            o->b[0] = b;
+            range(&o->off, &o->len);
+            o->ival = (int)below(6);
+            o->vary = chance(40);
+        } else if (r < 86) {
+            o = emit(OP_HOST_FUNC, s);
+            o->ival = (int)below(2);
+            o->which = (int)below(2);
+            o->swap = chance(20);
+        } else if (r < 92) {
+            emit(OP_RECORD, s)->ev = (int)below((unsigned)P.nevents);
+        } else {
+            emit(OP_WAIT, s)->ev = (int)below((unsigned)P.nevents); /* only adds order */
+        }
+    }
+    /* Every buffer back to its home stream, so that iterations chain without a sync. */
+    for (int b = 0; b < P.nbuffers; b++)
+        need(P.home[b], b);
+
+    P.shape_k = 0;
+    if (chance(30)) {
+        P.shape_k = 2 + (int)below(6);
+        P.shape_r = (int)below((unsigned)P.shape_k);
+        P.shape_action = (int)below(4); /* skip, repeat, query before, stream sync before */
+        P.shape_pos = (int)below((unsigned)P.count);
+    }
+}
+
+/* Prints the program (--dump). */
+static void dump(void)
+{
+    static const char *const kinds[] = {"legacy", "blocking", "non-blocking"};
+    printf("streams:");
+    for (int i = 0; i < P.nstreams; i++)
+        printf(" s%d=%s", i, kinds[P.kind[i]]);
+    printf("\nbuffers %d of %d floats, homes:", P.nbuffers, P.n);
+    for (int b = 0; b < P.nbuffers; b++)
+        printf(" b%d@s%d", b, P.home[b]);
+    printf("\nevents %d, iterations %d, sync mode %d (every %d), shape k=%d r=%d action=%d pos=%d\n",
+           P.nevents, P.iters, P.sync_mode, P.sync_every, P.shape_k, P.shape_r, P.shape_action, P.shape_pos);
+    for (int i = 0; i < P.count; i++) {
+        const struct op *o = &P.ops[i];
+        printf("%3d s%d %-12s", i, o->s, op_names[o->kind]);
+        if (o->kind == OP_KERNEL)
+            printf(" %s b%d b%d b%d f=%g i=%d block=%d shared=%d%s%s%s%s", kernel_names[o->k], o->b[0], o->b[1],
+                   o->b[2], o->f, o->ival, o->block, o->shared, o->vary ? " vary" : "", o->swap ? " swap" : "",
+                   o->n_vary ? " n_vary" : "", o->via_launch ? " __cudaLaunchKernel" : "");
+        else if (o->kind == OP_RECORD || o->kind == OP_WAIT || o->kind == OP_QUERY_EVENT || o->kind == OP_SYNC_EVENT)
+            printf(" e%d", o->ev);
+        else if (o->kind == OP_HOST_FUNC)
+            printf(" fn%d data%d%s", o->ival, o->which, o->swap ? " swap" : "");
+        else if (o->kind != OP_QUERY_STREAM && o->kind != OP_SYNC_STREAM && o->kind != OP_BAD_LAUNCH)
+            printf(" b%d b%d off=%d src_off=%d len=%d which=%d val=%d%s%s%s", o->b[0], o->b[1], o->off, o->off2,
+                   o->len, o->which, o->ival, o->vary ? " vary" : "", o->swap ? " swap" : "",
+                   o->default_kind ? " cudaMemcpyDefault" : "");
+        printf("\n");
+    }
+}
+
+/* --keep=I,J,..: keeps only these operations of the body (to minimise a failing seed by hand). */
+static void keep_only(const char *list)
+{
+    static char wanted[MAX_OPS];
+    for (const char *p = list; *p;) {
+        char *end;
+        long i = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (i >= 0 && i < P.count)
+            wanted[i] = 1;
+        p = *end ? end + 1 : end;
+    }
+    int n = 0;
+    for (int i = 0; i < P.count; i++)
+        if (wanted[i])
+            P.ops[n++] = P.ops[i];
+    if (P.shape_k) {
+        int pos = 0;
+        for (int i = 0; i < P.shape_pos; i++)
+            pos += wanted[i];
+        P.shape_pos = pos < n ? pos : 0;
+    }
+    P.count = n > 0 ? n : 1;
+}
+
+/* ------------------------------------------------------------ running it */
+
+static cudaStream_t streams[MAX_STREAMS];
+static cudaEvent_t events[MAX_EVENTS], join_events[MAX_STREAMS];
+static float *buffers[MAX_BUFFERS];
+static float *pinned_src[2], *pinned_dst[MAX_STREAMS], *pinned_sync;
+static float *pageable_src[2], *host_scratch;
+static uint64_t sync_sum; /* what synchronous copies and copies into pageable memory brought back */
+static unsigned long error_count;
+
+/* A host function's state: one per stream and variant, touched only by that stream. */
+struct host_data {
+    uint64_t sum;
+    unsigned calls;
+    unsigned tag;
+    const float *pinned; /* the stream's pinned destination */
+};
+static struct host_data host_data[MAX_STREAMS][2];
+
+static void CUDART_CB host_fn0(void *arg)
+{
+    struct host_data *h = arg;
+    h->sum = (h->sum ^ (h->tag + h->calls * 0x9e37u)) * 1099511628211ull;
+    h->sum ^= fnv1a(h->pinned, (size_t)P.n * sizeof(float));
+    h->calls++;
+}
+
+static void CUDART_CB host_fn1(void *arg)
+{
+    struct host_data *h = arg;
+    h->sum = h->sum * 31 + h->calls * 7 + h->tag;
+    h->calls++;
+}
+
+/* Prints a failed call (queries may answer cudaErrorNotReady: that depends on timing). */
+static void check(cudaError_t e, int it, int op, const char *what, int query)
+{
+    if (e == cudaSuccess || (query && e == cudaErrorNotReady))
+        return;
+    error_count++;
+    printf("iteration %d op %d %s: %s\n", it, op, what, cudaGetErrorName(e));
+}
+
+static cudaError_t launch(const void *k, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t s, int via)
+{
+    if (via)
+        return __cudaLaunchKernel((cudaKernel_t)k, grid, block, args, shared, s);
+    return cudaLaunchKernel(k, grid, block, args, shared, s);
+}
+
+/* The copy kind to pass: the real one, or cudaMemcpyDefault. */
+static enum cudaMemcpyKind kind_of(const struct op *o, enum cudaMemcpyKind kind)
+{
+    return o->default_kind ? cudaMemcpyDefault : kind;
+}
+
+/* Fills host memory with values that depend on a key. */
+static void fill_host(float *p, int n, unsigned key)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (float)((int)((key * 2654435761u + (unsigned)i * 40503u) >> 20 & 63) - 32) * 0.0625f;
+}
+
+/* Runs one operation in iteration it. */
+static void run_op(const struct op *o, int it, int index)
+{
+    cudaStream_t s = streams[o->s];
+    int odd = it & 1;
+    size_t fsz = sizeof(float);
+    static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
+    switch (o->kind) {
+    case OP_KERNEL: {
+        float *b0 = buffers[o->b[0]], *b1 = buffers[o->b[1]], *b2 = buffers[o->b[2]];
+        int n = o->n_vary ? P.n - (it % 3) * 5 : P.n;
+        float f = o->f;
+        int step = o->ival;
+        dim3 grid = {(unsigned)((P.n + o->block - 1) / o->block), 1, 1}, block = {(unsigned)o->block, 1, 1};
+        void *args[4];
+        const void *fn = NULL;
+        if (o->swap && odd) {
+            /* The pointer arguments alternate: the buffer written becomes one read. */
+            float *t = b0;
+            if (o->k == K_COMBINE)
+                b0 = b2, b2 = t;
+            else
+                b0 = b1, b1 = t;
+        }
+        if (o->vary) {
+            switch (o->k) {
+            case K_FILL: f += (float)(it % 4) * 0.5f; break;
+            case K_AXPY: f = odd ? -f : f; break;
+            case K_SCALE: f = odd ? f : 0.625f; break;
+            case K_ADD_STEP: step += it; break;
+            default: break;
+            }
+        }
+        switch (o->k) {
+        case K_FILL: fn = (const void *)k_fill, args[0] = &b0, args[1] = &f, args[2] = &n; break;
+        case K_AXPY: fn = (const void *)k_axpy, args[0] = &f, args[1] = &b0, args[2] = &b1, args[3] = &n; break;
+        case K_SCALE: fn = (const void *)k_scale, args[0] = &b0, args[1] = &f, args[2] = &n; break;
+        case K_ADD_STEP:
+            fn = (const void *)k_add_step, args[0] = &b0, args[1] = &f, args[2] = &step, args[3] = &n;
+            break;
+        case K_COMBINE: fn = (const void *)k_combine, args[0] = &b0, args[1] = &b1, args[2] = &b2, args[3] = &n; break;
+        case K_REDUCE:
+            fn = (const void *)k_reduce_sum, args[0] = &b0, args[1] = &b1, args[2] = &n;
+            grid.x = 1, block.x = REDUCE_THREADS;
+            break;
+        case K_EMPTY: fn = (const void *)k_empty, block.x = 32, grid.x = 1; break;
+        default: fn = (const void *)k_apply_coef, args[0] = &b0, args[1] = &n; break;
+        }
+        check(launch(fn, grid, block, o->k == K_EMPTY ? NULL : args, (size_t)o->shared, s,
+                     o->via_launch), it, index,
+              kernel_names[o->k], 0);
+        break;
+    }
+    case OP_D2D: {
+        float *dst = buffers[o->b[0]], *src = buffers[o->b[1]];
+        if (o->swap && odd) {
+            float *t = dst;
+            dst = src, src = t;
+        }
+        int doff = o->off, soff = o->off2;
+        if (o->vary) {
+            doff = (doff + it * 7) % (P.n - o->len + 1);
+            soff = (soff + it * 3) % (P.n - o->len + 1);
+        }
+        check(cudaMemcpyAsync(dst + doff, src + soff, o->len * fsz, kind_of(o, cudaMemcpyDeviceToDevice), s), it, index,
+              "cudaMemcpyAsync D2D", 0);
+        break;
+    }
+    case OP_H2D_PINNED: {
+        const float *src = pinned_src[o->swap ? (o->which ^ odd) : o->which];
+        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
+                              kind_of(o, cudaMemcpyHostToDevice), s),
+              it, index, "cudaMemcpyAsync H2D pinned", 0);
+        break;
+    }
+    case OP_H2D_PAGEABLE: {
+        float *src = pageable_src[o->which];
+        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
+                              kind_of(o, cudaMemcpyHostToDevice), s),
+              it, index, "cudaMemcpyAsync H2D pageable", 0);
+        /* CUDA took the bytes: the program may change them at once. */
+        for (int i = 0; i < o->len; i++)
+            src[o->off2 + i] += 0.5f;
+        break;
+    }
+    case OP_D2H_PINNED: {
+        int doff = o->vary ? (o->off + it * 5) % (P.n - o->len + 1) : o->off;
+        check(cudaMemcpyAsync(pinned_dst[o->s] + doff, buffers[o->b[0]] + o->off2, o->len * fsz,
+                              kind_of(o, cudaMemcpyDeviceToHost), s),
+              it, index, "cudaMemcpyAsync D2H pinned", 0);
+        break;
+    }
+    case OP_MEMSET: {
+        int v = set_values[(o->ival + (o->vary ? it : 0)) % 6];
+        check(cudaMemsetAsync(buffers[o->b[0]] + o->off, v, o->len * fsz, s), it, index, "cudaMemsetAsync", 0);
+        break;
+    }
+    case OP_HOST_FUNC: {
+        struct host_data *h = &host_data[o->s][o->swap ? (o->which ^ odd) : o->which];
+        check(cudaLaunchHostFunc(s, o->ival ? host_fn1 : host_fn0, h), it, index, "cudaLaunchHostFunc", 0);
+        break;
+    }
+    case OP_RECORD: check(cudaEventRecord(events[o->ev], s), it, index, "cudaEventRecord", 0); break;
+    case OP_WAIT: check(cudaStreamWaitEvent(s, events[o->ev], 0), it, index, "cudaStreamWaitEvent", 0); break;
+    case OP_QUERY_STREAM: check(cudaStreamQuery(s), it, index, "cudaStreamQuery", 1); break;
+    case OP_QUERY_EVENT: check(cudaEventQuery(events[o->ev]), it, index, "cudaEventQuery", 1); break;
+    case OP_SYNC_STREAM: check(cudaStreamSynchronize(s), it, index, "cudaStreamSynchronize", 0); break;
+    case OP_SYNC_EVENT: check(cudaEventSynchronize(events[o->ev]), it, index, "cudaEventSynchronize", 0); break;
+    case OP_MALLOC_FREE: {
+        float *tmp = NULL, *y = buffers[o->b[0]], a = 0.5f;
+        int n = P.n;
+        check(cudaMalloc((void **)&tmp, (size_t)P.n * fsz), it, index, "cudaMalloc", 0);
+        check(cudaMemsetAsync(tmp, set_values[o->ival], (size_t)P.n * fsz, s), it, index, "cudaMemsetAsync tmp", 0);
+        void *args[] = {&a, &tmp, &y, &n};
+        dim3 grid = {(unsigned)((P.n + 255) / 256), 1, 1}, block = {256, 1, 1};
+        check(cudaLaunchKernel((const void *)k_axpy, grid, block, args, 0, s), it, index, "axpy tmp", 0);
+        check(cudaFree(tmp), it, index, "cudaFree", 0);
+        break;
+    }
+    case OP_SYNC_D2H:
+        check(cudaMemcpy(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost), it,
+              index, "cudaMemcpy D2H", 0);
+        sync_sum = sync_sum * 1099511628211ull ^ fnv1a(host_scratch, o->len * fsz);
+        break;
+    case OP_SYNC_H2D:
+        fill_host(pinned_sync, P.n, (unsigned)(it * 131 + index));
+        check(cudaMemcpy(buffers[o->b[0]] + o->off, pinned_sync + o->off2, o->len * fsz, cudaMemcpyHostToDevice),
+              it, index, "cudaMemcpy H2D", 0);
+        fill_host(pinned_sync, P.n, 0); /* done: the copy returned */
+        break;
+    case OP_D2H_PAGEABLE:
+        check(cudaMemcpyAsync(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost, s),
+              it, index, "cudaMemcpyAsync D2H pageable", 0);
+        sync_sum = sync_sum * 1099511628211ull ^ fnv1a(host_scratch, o->len * fsz);
+        break;
+    case OP_BAD_LAUNCH: {
+        float *y = buffers[0], v = 1.0f;
+        int n = P.n;
+        void *args[] = {&y, &v, &n};
+        dim3 grid = {1, 1, 1}, block = {2048, 1, 1};
+        check(cudaLaunchKernel((const void *)k_fill, grid, block, args, 0, s), it, index, "bad launch", 0);
+        break;
+    }
+    }
+}
+
+/* Whether an operation is stream work that can be left out or repeated without a race. */
+static int movable(const struct op *o)
+{
+    return o->kind != OP_RECORD && o->kind != OP_WAIT && o->kind < OP_QUERY_STREAM;
+}
+
+/* Whether leaving the operation out once surely changes something. */
+static int changes_state(const struct op *o)
+{
+    if (o->kind == OP_KERNEL)
+        return o->k != K_FILL && o->k != K_EMPTY && o->k != K_REDUCE;
+    return o->kind == OP_HOST_FUNC || o->kind == OP_H2D_PAGEABLE;
+}
+
+/* Ends iteration it with the seed's kind of synchronisation; true if everything is synchronised. */
+static int end_iteration(int it, int last, int no_final_sync)
+{
+    if (last && no_final_sync)
+        return 0;
+    switch (P.sync_mode) {
+    case 0: check(cudaDeviceSynchronize(), it, -1, "cudaDeviceSynchronize", 0); return 1;
+    case 1:
+        for (int i = P.nstreams; i-- > 0;)
+            check(cudaStreamSynchronize(streams[i]), it, -1, "cudaStreamSynchronize", 0);
+        return 1;
+    case 2:
+        if (!last && it % P.sync_every != P.sync_every - 1)
+            return 0;
+        check(cudaDeviceSynchronize(), it, -1, "cudaDeviceSynchronize", 0);
+        return 1;
+    default:
+        for (int i = 1; i < P.nstreams; i++) {
+            check(cudaEventRecord(join_events[i], streams[i]), it, -1, "cudaEventRecord join", 0);
+            check(cudaStreamWaitEvent(streams[0], join_events[i], 0), it, -1, "cudaStreamWaitEvent join", 0);
+        }
+        check(cudaStreamSynchronize(streams[0]), it, -1, "cudaStreamSynchronize join", 0);
+        return 1;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int dump_only = 0, drop = 0, no_final_sync = 0, iters = 0;
+    const char *keep = NULL;
+    const char *seed_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--dump"))
+            dump_only = 1;
+        else if (!strcmp(argv[i], "--drop"))
+            drop = 1;
+        else if (!strcmp(argv[i], "--no-final-sync"))
+            no_final_sync = 1;
+        else if (!strncmp(argv[i], "--iters=", 8))
+            iters = atoi(argv[i] + 8);
+        else if (!strncmp(argv[i], "--keep=", 7))
+            keep = argv[i] + 7;
+        else
+            seed_arg = argv[i];
+    }
+    if (seed_arg == NULL) {
+        fprintf(stderr, "usage: %s [--dump] [--drop] [--no-final-sync] SEED\n", argv[0]);
+        return 2;
+    }
+    uint64_t seed = strtoull(seed_arg, NULL, 10);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    generate(seed);
+    if (iters > 0)
+        P.iters = iters;
+    if (keep)
+        keep_only(keep);
+    if (dump_only) {
+        if (keep || iters)
+            printf("(after --keep/--iters)\n");
+        dump();
+        return 0;
+    }
+    require_device();
+    printf("seed %llu: %d streams, %d buffers, %d calls in the body, %d iterations\n", (unsigned long long)seed,
+           P.nstreams, P.nbuffers, P.count, P.iters);
+
+    size_t bytes = (size_t)P.n * sizeof(float);
+    for (int i = 0; i < P.nstreams; i++) {
+        if (P.kind[i] == 0)
+            streams[i] = 0;
+        else
+            check(cudaStreamCreateWithFlags(&streams[i], P.kind[i] == 2 ? cudaStreamNonBlocking : cudaStreamDefault),
+                  -1, i, "cudaStreamCreateWithFlags", 0);
+        check(cudaEventCreateWithFlags(&join_events[i], cudaEventDisableTiming), -1, i, "cudaEventCreate", 0);
+    }
+    for (int i = 0; i < P.nevents; i++)
+        check(cudaEventCreateWithFlags(&events[i], (unsigned)P.event_flags[i]), -1, i, "cudaEventCreate", 0);
+    for (int i = 0; i < 2; i++) {
+        check(cudaMallocHost((void **)&pinned_src[i], bytes), -1, i, "cudaMallocHost", 0);
+        pageable_src[i] = malloc(bytes);
+    }
+    check(cudaMallocHost((void **)&pinned_sync, bytes), -1, 0, "cudaMallocHost", 0);
+    host_scratch = malloc(bytes);
+    for (int i = 0; i < P.nstreams; i++) {
+        check(cudaMallocHost((void **)&pinned_dst[i], bytes), -1, i, "cudaMallocHost", 0);
+        memset(pinned_dst[i], 0, bytes);
+        for (int v = 0; v < 2; v++)
+            host_data[i][v] = (struct host_data){0, 0, (unsigned)(i * 2 + v + 1), pinned_dst[i]};
+    }
+    static const float coef[4] = {0.5f, 0.75f, 1.25f, -0.5f};
+    check(cudaMemcpyToSymbol(k_coef_symbol(), coef, sizeof coef, 0, cudaMemcpyHostToDevice), -1, 0,
+          "cudaMemcpyToSymbol", 0);
+    for (int b = 0; b < P.nbuffers; b++) {
+        check(cudaMalloc((void **)&buffers[b], bytes), -1, b, "cudaMalloc", 0);
+        fill_host(host_scratch, P.n, 1000u + (unsigned)b);
+        check(cudaMemcpy(buffers[b], host_scratch, bytes, cudaMemcpyHostToDevice), -1, b, "cudaMemcpy", 0);
+    }
+
+    int synced = 1;
+    uint64_t trajectory = 0;
+    /* --drop: from a seeded position on, the first call whose effect differs every iteration (dropping
+     * a memset or fill that writes what is already there changes nothing; an event call would race). */
+    int drop_it = P.iters / 2, drop_op = (int)(seed % (uint64_t)P.count);
+    for (int tries = 0; tries < P.count && !changes_state(&P.ops[drop_op]); tries++)
+        drop_op = (drop_op + 1) % P.count;
+    for (int it = 0; it < P.iters; it++) {
+        if (synced) /* no copy can be reading them now */
+            for (int i = 0; i < 2; i++)
+                fill_host(pinned_src[i], P.n, (unsigned)(it * 4 + i) ^ (unsigned)seed);
+        for (int i = 0; i < 2; i++)
+            fill_host(pageable_src[i], P.n, (unsigned)(it * 4 + 2 + i) ^ (unsigned)seed);
+        int shaped = P.shape_k && it % P.shape_k == P.shape_r;
+        for (int i = 0; i < P.count; i++) {
+            const struct op *o = &P.ops[i];
+            if (drop && it == drop_it && i == drop_op)
+                continue;
+            if (shaped && i == P.shape_pos) {
+                if (P.shape_action == 0 && movable(o))
+                    continue;
+                if (P.shape_action == 2)
+                    check(cudaStreamQuery(streams[o->s]), it, i, "cudaStreamQuery (shape)", 1);
+                if (P.shape_action == 3)
+                    check(cudaStreamSynchronize(streams[o->s]), it, i, "cudaStreamSynchronize (shape)", 0);
+            }
+            run_op(o, it, i);
+            if (shaped && i == P.shape_pos && P.shape_action == 1 && movable(o) && o->kind != OP_H2D_PAGEABLE)
+                run_op(o, it, i);
+        }
+        synced = end_iteration(it, it == P.iters - 1, no_final_sync);
+        if (synced) {
+            /* Everything is done: fold every buffer into the trajectory, so that a difference in any
+             * iteration shows even when later work overwrites it. */
+            for (int b = 0; b < P.nbuffers; b++) {
+                check(cudaMemcpy(host_scratch, buffers[b], bytes, cudaMemcpyDeviceToHost), it, -1,
+                      "cudaMemcpy trajectory", 0);
+                trajectory = (trajectory ^ fnv1a(host_scratch, bytes)) * 1099511628211ull;
+            }
+            for (int i = 0; i < P.nstreams; i++)
+                trajectory = (trajectory ^ fnv1a(pinned_dst[i], bytes)) * 1099511628211ull;
+        }
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            printf("iteration %d: cudaGetLastError: %s\n", it, cudaGetErrorName(e));
+    }
+
+    if (!no_final_sync)
+        check(cudaDeviceSynchronize(), P.iters, -1, "cudaDeviceSynchronize", 0);
+    char label[32];
+    (void)label;
+    for (int b = 0; b < P.nbuffers; b++) {
+        /* The hash, and how many values are not finite (too many would make the hash insensitive). */
+        cudaError_t e = cudaMemcpy(host_scratch, buffers[b], bytes, cudaMemcpyDeviceToHost);
+        int odd_values = 0;
+        for (int i = 0; i < P.n; i++)
+            odd_values += !isfinite(host_scratch[i]) || fabsf(host_scratch[i]) > 1e30f;
+        printf("buffer %d: h=%016llx, %d huge or not finite%s%s\n", b,
+               (unsigned long long)fnv1a(host_scratch, bytes), odd_values, e ? ", " : "",
+               e ? cudaGetErrorName(e) : "");
+    }
+    for (int i = 0; i < P.nstreams; i++) {
+        snprintf(label, sizeof label, "pinned %d", i);
+        report_hash(label, pinned_dst[i], bytes);
+        for (int v = 0; v < 2; v++)
+            printf("host data %d.%d: calls %u sum %016llx\n", i, v, host_data[i][v].calls,
+                   (unsigned long long)host_data[i][v].sum);
+    }
+    printf("synchronous copies: %016llx\n", (unsigned long long)sync_sum);
+    printf("trajectory (every buffer after every synchronised iteration): %016llx\n",
+           (unsigned long long)trajectory);
+    printf("errors %lu, last error %s\n", error_count, cudaGetErrorName(cudaGetLastError()));
+    return 0;
+}
