@@ -197,6 +197,7 @@ const char *fallback_reason_name(enum fallback_reason reason)
         [FALLBACK_HIDDEN_WORK] = "hidden_work",
         [FALLBACK_PROGRAM_GRAPH] = "program_graph",
         [FALLBACK_GRAPH_ERROR] = "graph_error",
+        [FALLBACK_UNSUPPORTED] = "unsupported",
         [FALLBACK_THREAD] = "other_thread",
         [FALLBACK_EXCLUDED] = "excluded",
         [FALLBACK_PROFILER] = "profiler",

@@ -339,11 +339,12 @@ static void build_graph(struct tracker *t)
         regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
         return;
     }
-    struct region_graph *g = region_graph_build(&t->records, why, sizeof why);
+    bool unsupported;
+    struct region_graph *g = region_graph_build(&t->records, why, sizeof why, &unsupported);
     if (g == NULL) {
         log_info("region %u: not graphed: %s", r->id, why);
         trace_event("not_graphed", "\"region\":%u,\"why\":\"%s\"", r->id, why);
-        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
+        regions_failed(&t->table, r, unsupported ? FALLBACK_UNSUPPORTED : FALLBACK_GRAPH_ERROR);
         return;
     }
     unsigned nodes, streams;
@@ -458,6 +459,10 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
         return;
     unsigned group = (PERIODIC_REGION_CALLS + p - 1) / p;
     t->period = p * group <= policy.max_calls ? p * group : p;
+    /* Whatever this sequence held back or recorded belongs to no cut: submit it, forget it. */
+    if (t->mode == FOLLOW_REPLAY && t->pending)
+        fall_back(t, FALLBACK_MISMATCH, "sync-free loop");
+    record_reset(&t->records);
     log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
     trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
     /* The calls so far are not a region; the next one starts the first cut. */
@@ -486,10 +491,11 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig)
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
 static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
 {
-    enum host_memory src_memory = MEMORY_DEVICE;
+    enum host_memory src_memory = MEMORY_DEVICE, dst_memory = MEMORY_DEVICE;
     if (c->kind == CALL_COPY && c->copy_kind != cudaMemcpyDeviceToDevice) {
+        dst_memory = c->copy_kind == cudaMemcpyHostToDevice ? MEMORY_DEVICE : memory_of(c->dst);
         /* A copy into pageable memory returns only once done: the program may read it at once. */
-        if (c->copy_kind != cudaMemcpyHostToDevice && memory_of(c->dst) == MEMORY_PAGEABLE) {
+        if (dst_memory == MEMORY_PAGEABLE) {
             end_sequence(t, c);
             return false;
         }
@@ -498,9 +504,11 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
             end_sequence(t, c);
             return false;
         }
+    } else if (c->kind == CALL_SET) {
+        dst_memory = memory_of(c->dst); /* a memset node cannot move between device and host memory either */
     }
     struct call_sig sig;
-    call_signature(c, src_memory, &sig);
+    call_signature(c, src_memory, dst_memory, &sig);
     unsigned position = t->observed_count;
     if (position == 0)
         start_sequence(t, &sig);
@@ -601,10 +609,11 @@ bool engine_call(const struct call *c, cudaError_t *result)
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take)
 {
+    /* An error in the runtime now came after the one the shim owes: the
+       runtime keeps only the latest error, and so does the program's view. */
+    cudaError_t latest = take ? REAL_CALL(cudaGetLastError) : REAL_CALL(cudaPeekAtLastError);
     cudaError_t owed = errors_owed(take);
-    if (owed != cudaSuccess)
-        return owed;
-    return take ? REAL_CALL(cudaGetLastError) : REAL_CALL(cudaPeekAtLastError);
+    return latest != cudaSuccess ? latest : owed;
 }
 
 /* Submits every thread's held-back work and destroys every graph (at exit). */

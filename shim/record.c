@@ -41,7 +41,8 @@ static long arena_take(struct record_list *list, size_t n)
 }
 
 /* Describes a call's shape for matching: its signature. */
-void call_signature(const struct call *call, enum host_memory src_memory, struct call_sig *sig)
+void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
+                    struct call_sig *sig)
 {
     *sig = (struct call_sig){.api = (uint32_t)call->api, .stream = (uint64_t)(uintptr_t)call->stream};
     switch (call->kind) {
@@ -53,10 +54,12 @@ void call_signature(const struct call *call, enum host_memory src_memory, struct
         break;
     case CALL_COPY:
         sig->bytes = call->bytes;
-        sig->copy_kind = (uint32_t)call->copy_kind | ((uint32_t)src_memory << 8);
+        /* A graph's copy node cannot move between host and device memory: where both ends live is shape. */
+        sig->copy_kind = (uint32_t)call->copy_kind | ((uint32_t)src_memory << 8) | ((uint32_t)dst_memory << 12);
         break;
     case CALL_SET:
         sig->bytes = call->bytes;
+        sig->copy_kind = (uint32_t)dst_memory << 12;
         break;
     case CALL_HOST_FUNC:
         sig->target = (uint64_t)(uintptr_t)call->host_fn;

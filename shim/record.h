@@ -49,7 +49,8 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
 /* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
 cudaError_t record_forward(const struct record_list *list, const struct recorded *r);
 
-/* Describes a call's shape for matching: its signature. */
-void call_signature(const struct call *call, enum host_memory src_memory, struct call_sig *sig);
+/* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
+void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
+                    struct call_sig *sig);
 
 #endif

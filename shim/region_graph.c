@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "log.h"
 #include "region_graph.h"
 #include "runtime.h"
 
@@ -129,8 +130,10 @@ static cudaError_t add_node(struct region_graph *g, const struct record_list *li
 }
 
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
-struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len)
+struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
+                                        bool *unsupported)
 {
+    *unsupported = false;
     struct region_graph *g = calloc(1, sizeof *g);
     if (g == NULL || (g->nodes = calloc(list->count ? list->count : 1, sizeof *g->nodes)) == NULL) {
         free(g);
@@ -249,6 +252,7 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
     return g;
 
 fail_early:
+    *unsupported = true;
     free(g->nodes);
     free(g);
     return NULL;
@@ -326,6 +330,8 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     for (unsigned i = 0; i < g->count && *error == cudaSuccess; i++) {
         int p = patch_node(g, &g->nodes[i], list, &list->calls[i], error);
         patched += p > 0;
+        if (p < 0)
+            log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind), cudaGetErrorName(*error));
     }
     if (*error == cudaSuccess && g->staging) {
         /* The previous launch may still be reading the staging buffer. */
@@ -340,8 +346,11 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
         if (*error == cudaSuccess)
             *error = REAL_CALL(cudaStreamWaitEvent, g->streams[0], g->before[i], 0);
     }
-    if (*error == cudaSuccess)
+    if (*error == cudaSuccess) {
         *error = REAL_CALL(cudaGraphLaunch, g->exec, g->streams[0]);
+        if (*error != cudaSuccess)
+            log_debug("cudaGraphLaunch failed: %s", cudaGetErrorName(*error));
+    }
     bool launched = *error == cudaSuccess;
     if (launched && g->staging)
         *error = REAL_CALL(cudaEventRecord, g->staging_free, g->streams[0]);

@@ -10,10 +10,12 @@ struct region_graph;
 
 /*
  * Builds and instantiates a graph from a recorded occurrence.  NULL if it
- * cannot, with the reason in why (a region mixing the legacy stream with
- * others, the per-thread stream, an unsupported call, a runtime error).
+ * cannot, with the reason in why and *unsupported true when the region is
+ * of a shape graphs cannot keep (the legacy stream mixed with others, the
+ * per-thread stream, too many streams), false for a runtime error.
  */
-struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len);
+struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
+                                        bool *unsupported);
 
 /*
  * Patches whatever differs between the graph and a new occurrence of the

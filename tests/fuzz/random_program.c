@@ -405,7 +405,7 @@ static void generate(uint64_t seed)
     if (chance(30)) {
         P.shape_k = 2 + (int)below(6);
         P.shape_r = (int)below((unsigned)P.shape_k);
-        P.shape_action = (int)below(4); /* skip, repeat, query before, stream sync before */
+        P.shape_action = (int)below(5); /* skip, repeat, query before, stream sync before, allocation before */
         P.shape_pos = (int)below((unsigned)P.count);
     }
 }
@@ -813,6 +813,11 @@ int main(int argc, char **argv)
                     check(cudaStreamQuery(streams[o->s]), it, i, "cudaStreamQuery (shape)", 1);
                 if (P.shape_action == 3)
                     check(cudaStreamSynchronize(streams[o->s]), it, i, "cudaStreamSynchronize (shape)", 0);
+                if (P.shape_action == 4) {
+                    void *scratch = NULL;
+                    check(cudaMalloc(&scratch, 256), it, i, "cudaMalloc (shape)", 0);
+                    check(cudaFree(scratch), it, i, "cudaFree (shape)", 0);
+                }
             }
             run_op(o, it, i);
             if (shaped && i == P.shape_pos && P.shape_action == 1 && movable(o) && o->kind != OP_H2D_PAGEABLE)

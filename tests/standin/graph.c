@@ -50,6 +50,9 @@ struct graph {
 struct enode {
     enum cudaGraphNodeType type;
     struct work w;
+    /* Memory classes of a copy's or memset's ends when instantiated: the
+       memory may be freed since, but its class is what SetParams keeps. */
+    int src_class, dst_class;
     size_t *deps;               /* indices of dependencies */
     size_t ndeps;
 };
@@ -575,6 +578,8 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
 /* ------------------------------------------------------------ executable graphs */
 
 /* Copies a graph's nodes into an executable graph's node array. */
+static void enode_note_classes(struct enode *en);
+
 static struct enode *exec_nodes_from(const struct graph *g)
 {
     struct enode *en = xcalloc(g->n, sizeof *en);
@@ -582,12 +587,24 @@ static struct enode *exec_nodes_from(const struct graph *g)
         const struct gnode *n = g->nodes[i];
         en[i].type = n->type;
         work_clone(&en[i].w, &n->w);
+        enode_note_classes(&en[i]);
         en[i].ndeps = n->ndeps;
         en[i].deps = xcalloc(n->ndeps, sizeof *en[i].deps);
         for (size_t j = 0; j < n->ndeps; j++)
             en[i].deps[j] = n->deps[j]->index;
     }
     return en;
+}
+
+/* Notes the memory classes of a copy or memset node's ends. */
+static void enode_note_classes(struct enode *en)
+{
+    if (en->type == cudaGraphNodeTypeMemcpy) {
+        en->src_class = mem_type_class(en->w.u.copy.p.srcPtr.ptr);
+        en->dst_class = mem_type_class(en->w.u.copy.p.dstPtr.ptr);
+    } else if (en->type == cudaGraphNodeTypeMemset) {
+        en->dst_class = mem_type_class(en->w.u.set.dst);
+    }
 }
 
 /* Frees an executable graph's node array. */
@@ -872,7 +889,8 @@ static cudaError_t exec_memcpy_set_1d(cudaGraphExec_t he, cudaGraphNode_t hn, vo
     struct cudaMemcpy3DParms p;
     TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en));
     TRY(copy_params_2d(&p, dst, count, src, count, count, 1, kind));
-    CHECK(!copy_types_match(&en->w.u.copy.p, &p), cudaErrorInvalidValue);
+    CHECK(mem_type_class(p.srcPtr.ptr) != en->src_class || mem_type_class(p.dstPtr.ptr) != en->dst_class,
+          cudaErrorInvalidValue);
     en->w.u.copy.p = p;
     return cudaSuccess;
 }
@@ -893,9 +911,26 @@ static cudaError_t exec_memset_set(cudaGraphExec_t he, cudaGraphNode_t hn,
     CHECK(!p, cudaErrorInvalidValue);
     TRY(exec_node(he, hn, cudaGraphNodeTypeMemset, &en));
     TRY(memset_params_check(p));
-    CHECK(mem_type_class(en->w.u.set.dst) != mem_type_class(p->dst), cudaErrorInvalidValue);
+    CHECK(en->dst_class != mem_type_class(p->dst), cudaErrorInvalidValue);
     en->w.u.set = *p;
     return cudaSuccess;
+}
+
+/* cudaGraphExecHostNodeSetParams's body. */
+static cudaError_t exec_host_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaHostNodeParams *p)
+{
+    struct enode *en = NULL;
+    CHECK(!p || !p->fn, cudaErrorInvalidValue);
+    TRY(exec_node(he, hn, cudaGraphNodeTypeHost, &en));
+    en->w.u.host = *p;
+    return cudaSuccess;
+}
+
+/* cudaGraphExecHostNodeSetParams. */
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams *pNodeParams)
+{
+    API(exec_host_set(hGraphExec, node, pNodeParams));
 }
 
 /* cudaGraphExecMemsetNodeSetParams. */

@@ -139,6 +139,40 @@ int mem_type_class(const void *p)
     return k == MEM_DEVICE || k == MEM_SYMBOL || k == MEM_MANAGED;
 }
 
+/* cudaPointerGetAttributes's body: what the stand-in's table knows of p. */
+static cudaError_t pointer_attributes(struct cudaPointerAttributes *a, const void *p)
+{
+    CHECK(!a, cudaErrorInvalidValue);
+    memset(a, 0, sizeof *a);
+    switch (mem_lookup(p, NULL, NULL)) {
+    case MEM_PAGEABLE:
+        a->type = cudaMemoryTypeUnregistered;
+        a->device = -2;
+        a->hostPointer = (void *)p;
+        break;
+    case MEM_PINNED:
+        a->type = cudaMemoryTypeHost;
+        a->hostPointer = a->devicePointer = (void *)p;
+        break;
+    case MEM_MANAGED:
+        a->type = cudaMemoryTypeManaged;
+        a->hostPointer = a->devicePointer = (void *)p;
+        break;
+    case MEM_DEVICE:
+    case MEM_SYMBOL:
+        a->type = cudaMemoryTypeDevice;
+        a->devicePointer = (void *)p;
+        break;
+    }
+    return cudaSuccess;
+}
+
+/* cudaPointerGetAttributes. */
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    API(pointer_attributes(attributes, ptr));
+}
+
 /* Allocates size bytes of the given kind (256-byte aligned, 0xCD filled). */
 static void *mem_new(size_t size, enum mem_kind kind)
 {
