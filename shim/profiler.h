@@ -1,4 +1,4 @@
-/* Whether a profiler is attached to the process (Nsight Systems, Nsight Compute, any CUPTI client). */
+/* Whether a profiler is attached to the process (Nsight Systems, Nsight Compute). */
 #ifndef REPRISE_PROFILER_H
 #define REPRISE_PROFILER_H
 
