@@ -48,9 +48,9 @@ struct tracker {
     struct record_list records;
     bool pending;         /* records hold calls not yet submitted */
     /* The streams and events the held-back calls use, for other threads to check against. */
-    cudaStream_t held_streams[8];
+    const void *held_streams[8];
     unsigned held_stream_count;
-    cudaEvent_t held_events[16];
+    const void *held_events[16];
     unsigned held_event_count;
     bool held_everything; /* too many to list: assume any call interacts */
     struct period_detector *periods; /* fed once a sequence outgrows max_calls: a sync-free loop */
@@ -113,29 +113,27 @@ static void set_pending(struct tracker *t, bool pending)
     }
 }
 
+/* Adds item to a small set; false if it was not there and the set is full. */
+static bool add_unique(const void **set, unsigned *count, unsigned capacity, const void *item)
+{
+    for (unsigned i = 0; i < *count; i++)
+        if (set[i] == item)
+            return true;
+    if (*count == capacity)
+        return false;
+    set[(*count)++] = item;
+    return true;
+}
+
 /* Notes the stream and event a held-back call uses. */
 static void note_held(struct tracker *t, const struct call *c)
 {
-    bool known = false;
-    for (unsigned i = 0; i < t->held_stream_count && !known; i++)
-        known = t->held_streams[i] == c->stream;
-    if (!known) {
-        if (t->held_stream_count < sizeof t->held_streams / sizeof *t->held_streams)
-            t->held_streams[t->held_stream_count++] = c->stream;
-        else
-            t->held_everything = true;
-    }
-    if (c->kind != CALL_EVENT_RECORD && c->kind != CALL_EVENT_WAIT)
-        return;
-    known = false;
-    for (unsigned i = 0; i < t->held_event_count && !known; i++)
-        known = t->held_events[i] == c->event;
-    if (!known) {
-        if (t->held_event_count < sizeof t->held_events / sizeof *t->held_events)
-            t->held_events[t->held_event_count++] = c->event;
-        else
-            t->held_everything = true;
-    }
+    if (!add_unique(t->held_streams, &t->held_stream_count, sizeof t->held_streams / sizeof *t->held_streams,
+                    c->stream))
+        t->held_everything = true;
+    if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
+        !add_unique(t->held_events, &t->held_event_count, sizeof t->held_events / sizeof *t->held_events, c->event))
+        t->held_everything = true;
 }
 
 /* Whether another thread's call c could be ordered against the work t holds back. */
@@ -168,7 +166,7 @@ static bool interacts(const struct tracker *t, const struct call *c)
     if (has_stream && (c->stream == cudaStreamLegacy || c->stream == cudaStreamPerThread))
         return true;
     for (unsigned i = 0; i < t->held_stream_count; i++)
-        if (t->held_streams[i] == cudaStreamLegacy || (has_stream && t->held_streams[i] == c->stream))
+        if (t->held_streams[i] == (const void *)cudaStreamLegacy || (has_stream && t->held_streams[i] == c->stream))
             return true;
     bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
                      c->kind == CALL_EVENT_QUERY;

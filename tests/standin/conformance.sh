@@ -2,7 +2,7 @@
 # tests/conformance against the stand-in: the same output for several
 # scheduler seeds, and byte for byte the output recorded on an H200
 # (tests/standin/expected/conformance.out, see tests/gpu/standin-vs-gpu.sh).
-. "$top_srcdir/tests/standin/lib.sh"
+. "${top_srcdir:-.}/tests/lib.sh"
 prog="$top_builddir/tests/conformance"
 expected="$top_srcdir/tests/standin/expected/conformance.out"
 

@@ -142,7 +142,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/sync_free.out \
 	tests/standin/expected/two_shapes.out \
 	tests/standin/expected/two_threads.out
-EXTRA_DIST += tests/standin/lib.sh tests/standin/conformance.sh \
+EXTRA_DIST += tests/standin/conformance.sh \
 	tests/standin/scenarios.sh tests/standin/ordering.sh \
 	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
 	$(STANDIN_EXPECTED)

@@ -2,7 +2,7 @@
 # The stand-in's scheduler catches ordering mistakes: the right program gives
 # the same output for STANDIN_SEED=1..50; each deliberately wrong one
 # (tests/standin/ordering.c) differs from it for at least one of those seeds.
-. "$top_srcdir/tests/standin/lib.sh"
+. "${top_srcdir:-.}/tests/lib.sh"
 prog="$top_builddir/tests/standin/ordering"
 
 "$prog" right > "$WORK/right" 2>&1 || fail "ordering right exited with $?"
