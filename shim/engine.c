@@ -299,7 +299,7 @@ static const char *excluded_kernel(const struct record_list *list)
 }
 
 /* Whether graphs must not be built now: a profiler is attached and REPRISE_PROFILER says step aside. */
-static bool profiler_forbids(struct region *r)
+static bool profiler_forbids(void)
 {
     static atomic_bool told;
     char why[256];
@@ -309,7 +309,6 @@ static bool profiler_forbids(struct region *r)
         log_info("a profiler is attached (%s): graphing nothing, so that it measures the program as written "
                  "(REPRISE_PROFILER=ignore graphs anyway)",
                  why);
-    (void)r;
     return true;
 }
 
@@ -319,7 +318,7 @@ static void build_graph(struct tracker *t)
     struct region *r = t->region;
     char why[256];
     pthread_once(&exit_hook_once, register_exit_hook);
-    if (profiler_forbids(r)) {
+    if (profiler_forbids()) {
         regions_failed(&t->table, r, FALLBACK_PROFILER);
         return;
     }
