@@ -38,14 +38,29 @@ static uint64_t hash_ago(const struct period_detector *d, unsigned p)
     return d->ring[(d->position - p) % d->max_period];
 }
 
-/* Where hash was last fed, remembered if it fits; 0 if unknown (positions start at 1). */
+/* How far a hash's entry may lie from its home slot. */
+#define PERIOD_PROBES 8
+
+/* Where hash was last fed, 0 if unknown (positions start at 1); remembers position for it. */
 static uint64_t swap_last_seen(struct period_detector *d, uint64_t hash, uint64_t position)
 {
-    unsigned slot = (unsigned)(hash ^ (hash >> 29)) % PERIOD_SLOTS;
-    uint64_t before = d->last_seen[slot].hash == hash ? d->last_seen[slot].position : 0;
-    d->last_seen[slot].hash = hash;
-    d->last_seen[slot].position = position;
-    return before;
+    /* Open addressing with a short probe: two hashes of one period that
+       share a home slot must not keep evicting each other, or the period
+       would never be seen. */
+    unsigned home = (unsigned)(hash ^ (hash >> 29)) % PERIOD_SLOTS;
+    for (unsigned k = 0; k < PERIOD_PROBES; k++) {
+        unsigned slot = (home + k) % PERIOD_SLOTS;
+        if (d->last_seen[slot].position == 0 || d->last_seen[slot].hash == hash) {
+            uint64_t before = d->last_seen[slot].position;
+            d->last_seen[slot].hash = hash;
+            d->last_seen[slot].position = position;
+            return before;
+        }
+    }
+    /* A full neighbourhood: forget the home slot's hash for this one. */
+    d->last_seen[home].hash = hash;
+    d->last_seen[home].position = position;
+    return 0;
 }
 
 /* Feeds one call's signature hash; returns the period once it has repeated enough, else 0. */

@@ -22,7 +22,7 @@ static unsigned feed_letters(struct period_detector *d, const char *letters, uns
 int main(void)
 {
     struct period_detector *d = malloc(sizeof *d);
-    unsigned first_at;
+    unsigned first_at, found;
 
     /* ABC repeated: period 3, reported once two whole periods were identical (repeats = 2). */
     CHECK(period_init(d, 64, 2));
@@ -60,10 +60,19 @@ int main(void)
     period_reset(d);
     CHECK(feed_letters(d, "ABCDABCD", &first_at) == 4);
 
+    /* Two calls of one period whose hashes share a home slot in the last-seen table. */
+    period_fini(d);
+    CHECK(period_init(d, 64, 2));
+    found = 0;
+    uint64_t a = 5, b = 5 + PERIOD_SLOTS; /* (h ^ h >> 29) % PERIOD_SLOTS is 5 for both */
+    for (unsigned i = 0; i < 20; i++)
+        found = period_feed(d, i % 2 ? b : a);
+    CHECK(found == 2);
+
     /* A long loop: 1000 periods of 37 distinct calls. */
     period_fini(d);
     CHECK(period_init(d, 512, 2));
-    unsigned found = 0;
+    found = 0;
     for (unsigned i = 0; i < 37 * 1000; i++)
         found = period_feed(d, 1000 + i % 37);
     CHECK(found == 37);
