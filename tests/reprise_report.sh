@@ -1,0 +1,78 @@
+#!/bin/sh
+# `reprise report`: a summary per region of a real trace, a trace cut
+# mid-line, bad files, and the Chrome trace timeline.
+. "${top_srcdir:-.}/tests/lib.sh"
+REPRISE="$top_builddir/tools/reprise/reprise"
+[ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
+
+# A real trace: query_sync graphs regions and falls back (mismatch, sync_inside).
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRACE="$WORK/q.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
+    fail "query_sync exited $?"
+"$REPRISE" report "$WORK/q.trace" > "$WORK/q.report" 2> "$WORK/q.err" || fail "report exited $?"
+expect_in "$WORK/q.report" "process "
+expect_in "$WORK/q.report" "query_sync"
+expect_in "$WORK/q.report" "calls_saved"
+expect_in "$WORK/q.report" "mismatch 1"
+expect_in "$WORK/q.report" "sync_inside 1"
+expect_in "$WORK/q.report" "launch time saved: about"
+expect_in "$WORK/q.report" "x 4.00 us a launch"
+expect_in "$WORK/q.report" "runtime calls intercepted"
+expect_in "$WORK/q.report" "verdict: "
+[ -s "$WORK/q.err" ] && fail "a complete trace gave notes: $(cat "$WORK/q.err")"
+# The fallback counts are the trace's fallback events, per region and reason.
+n_events=$(grep -c '"ev":"fallback"' "$WORK/q.trace")
+n_report=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ /{ for (i = 11; i <= NF; i++) if ($i ~ /^[0-9]+,?;?$/) s += $i } END { print s + 0 }' "$WORK/q.report")
+[ "$n_events" -eq "$n_report" ] || fail "$n_events fallback events, the report counts $n_report"
+
+# The time saved follows --launch-us and the calls saved.
+with_shim REPRISE_TRACE="$WORK/s.trace" "$TESTS_BIN/scenarios/sync_free" > /dev/null || fail "sync_free exited $?"
+saved=$(sed -n 's/.*"calls_saved":\([0-9]*\).*/\1/p' "$WORK/s.trace" | awk '{ s += $1 } END { print s }')
+"$REPRISE" report --launch-us 2 "$WORK/s.trace" > "$WORK/s.report" || fail "report --launch-us exited $?"
+expect_in "$WORK/s.report" "($saved calls not submitted one by one x 2.00 us a launch"
+expect_in "$WORK/s.report" "sync-free loop"
+
+# A trace cut mid-line: reported up to the cut, with a note.
+size=$(wc -c < "$WORK/q.trace")
+head -c $((size - 100)) "$WORK/q.trace" > "$WORK/cut.trace"
+"$REPRISE" report "$WORK/cut.trace" > "$WORK/cut.report" 2> "$WORK/cut.err" || fail "report of a cut trace exited $?"
+expect_in "$WORK/cut.err" "reprise: note: "
+expect_in "$WORK/cut.err" "is truncated"
+expect_in "$WORK/cut.report" "calls_saved"
+expect_not_in "$WORK/cut.report" "runtime calls intercepted"
+# A trace without its exit event (killed program): a note too.
+grep -v '"ev":"exit"' "$WORK/q.trace" > "$WORK/noexit.trace"
+"$REPRISE" report "$WORK/noexit.trace" > /dev/null 2> "$WORK/noexit.err" || fail "report without exit exited $?"
+expect_in "$WORK/noexit.err" "no exit event"
+
+# Bad files: one line, "reprise: error: ...", non-zero status.
+bad() {
+    "$REPRISE" report "$@" > /dev/null 2> "$WORK/bad.err" && fail "reprise report $* succeeded"
+    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise report $*: not one line on stderr"
+    expect_in "$WORK/bad.err" "reprise: error: "
+}
+bad "$WORK/missing.trace"
+bad "$WORK"
+: > "$WORK/empty.trace"; bad "$WORK/empty.trace"
+printf '{"ev":"conf' > "$WORK/stub.trace"; bad "$WORK/stub.trace"
+{ echo 'not json'; cat "$WORK/q.trace"; } > "$WORK/garbage.trace"; bad "$WORK/garbage.trace"
+bad
+bad --bogus "$WORK/q.trace"
+bad --launch-us x "$WORK/q.trace"
+bad --chrome-trace "$WORK/no/such/dir.json" "$WORK/q.trace"
+if [ -r "$WORK/q.trace" ] && [ "$(id -u)" -ne 0 ]; then
+    cp "$WORK/q.trace" "$WORK/locked.trace"; chmod 000 "$WORK/locked.trace"; bad "$WORK/locked.trace"
+fi
+
+# The Chrome trace: JSON, instants and region spans, per process and thread.
+"$REPRISE" report --chrome-trace "$WORK/q.json" "$WORK/q.trace" > /dev/null || fail "--chrome-trace exited $?"
+expect_in "$WORK/q.json" '{"displayTimeUnit":"ms","traceEvents":['
+expect_in "$WORK/q.json" '"ph":"X"'
+expect_in "$WORK/q.json" '"ph":"i"'
+expect_in "$WORK/q.json" '"name":"process_name"'
+expect_in "$WORK/q.json" '"cat":"fallback"'
+if command -v python3 > /dev/null 2>&1; then
+    python3 -m json.tool "$WORK/q.json" > /dev/null || fail "--chrome-trace output is not JSON"
+    "$REPRISE" report --chrome-trace "$WORK/cut.json" "$WORK/cut.trace" > /dev/null 2>&1
+    python3 -m json.tool "$WORK/cut.json" > /dev/null || fail "--chrome-trace of a cut trace is not JSON"
+fi
+finish

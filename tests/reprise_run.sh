@@ -1,0 +1,68 @@
+#!/bin/sh
+# `reprise run`: the shim preloaded (prepended to LD_PRELOAD), options set as
+# REPRISE_* variables, and the program's status, signals and streams passed through.
+. "${top_srcdir:-.}/tests/lib.sh"
+REPRISE="$top_builddir/tools/reprise/reprise"
+[ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
+SHIM_ABS=$(cd "$top_builddir/.libs" && pwd)/libreprise.so
+
+# Exit status, signals (128+N, as a shell reports them), standard streams.
+"$REPRISE" run -- sh -c 'exit 7'; rc=$?
+[ "$rc" -eq 7 ] || fail "exit status 7 came back as $rc"
+"$REPRISE" run -- sh -c 'kill -TERM $$'; rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM came back as $rc, expected 143"
+out=$(echo hello | "$REPRISE" run -- sh -c 'cat; echo to-stderr >&2' 2> "$WORK/stderr")
+[ "$out" = hello ] || fail "stdin/stdout did not pass through: '$out'"
+expect_in "$WORK/stderr" to-stderr
+"$REPRISE" run -- sh -c 'exit 0' < /dev/null || fail "a program without options did not run"
+
+# LD_PRELOAD: the shim first, what was there kept.
+other="$top_builddir/tests/.libs/libcudart_recorder.so"
+got=$(LD_PRELOAD="$other" "$REPRISE" run -- sh -c 'echo "$LD_PRELOAD"')
+case "$got" in
+*/.libs/libreprise.so:"$other") ;;
+*) fail "LD_PRELOAD is '$got', expected the shim prepended to $other" ;;
+esac
+got=$(env -u LD_PRELOAD "$REPRISE" run --library "$SHIM_ABS" -- sh -c 'echo "$LD_PRELOAD"')
+[ "$got" = "$SHIM_ABS" ] || fail "--library: LD_PRELOAD is '$got'"
+
+# Options become REPRISE_* variables.
+got=$("$REPRISE" run --mode observe --log info --log-file "$WORK/l" --trace "$WORK/t" --stats -- \
+    sh -c 'echo "$REPRISE_MODE $REPRISE_LOG $REPRISE_LOG_FILE $REPRISE_TRACE $REPRISE_STATS"')
+[ "$got" = "observe info $WORK/l $WORK/t 1" ] || fail "options set as '$got'"
+got=$("$REPRISE" run --mode=off -- sh -c 'echo "$REPRISE_MODE"')
+[ "$got" = off ] || fail "--mode=off set REPRISE_MODE='$got'"
+
+# The shim really is loaded: a trace with an exit event (observe mode), and region events (auto mode).
+"$REPRISE" run --mode observe --trace "$WORK/threads.trace" -- "$TESTS_BIN/test_threads" > /dev/null 2> "$WORK/threads.log" ||
+    fail "test_threads under reprise run exited $?"
+expect_in "$WORK/threads.trace" '"ev":"exit"'
+expect_in "$WORK/threads.trace" '"mode":"observe"'
+REPRISE_MIN_REGION_CALLS=1 "$REPRISE" run --trace "$WORK/loop.trace" --log-file "$WORK/loop.log" --log info -- \
+    "$TESTS_BIN/scenarios/launch_loop" > "$WORK/loop.out" || fail "launch_loop under reprise run exited $?"
+expect_in "$WORK/loop.trace" '"ev":"graph_built"'
+expect_in "$WORK/loop.log" 'replayed as a graph'
+cmp -s "$top_srcdir/tests/standin/expected/launch_loop.out" "$WORK/loop.out" || fail "launch_loop's output changed under reprise run"
+
+# Bad input: one line, "reprise: error: ...", non-zero status.
+bad() {
+    expected_rc=$1; shift
+    "$REPRISE" "$@" > "$WORK/bad.out" 2> "$WORK/bad.err"; rc=$?
+    [ "$rc" -eq "$expected_rc" ] || fail "reprise $*: exit status $rc, expected $expected_rc"
+    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise $*: not one line on stderr"
+    expect_in "$WORK/bad.err" "reprise: error: "
+}
+bad 2
+bad 2 frobnicate
+bad 2 run
+bad 2 run --bogus -- true
+bad 2 run --mode fast -- true
+bad 2 run --trace
+bad 2 run --library "$WORK/none.so" -- true
+bad 127 run -- "$WORK/no-such-program"
+
+"$REPRISE" --help > "$WORK/help" || fail "reprise --help failed"
+expect_in "$WORK/help" "reprise run"
+expect_in "$WORK/help" "reprise check"
+expect_in "$WORK/help" "reprise report"
+finish

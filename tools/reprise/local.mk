@@ -1,0 +1,18 @@
+## The reprise command (tools/reprise/): run a program with the shim,
+## check a program, report on a trace.  It links nothing of the shim: it
+## finds libreprise.so at run time (the build tree's when run from it, else
+## the installed one in $(libdir)).
+
+bin_PROGRAMS = tools/reprise/reprise
+tools_reprise_reprise_SOURCES = \
+	tools/reprise/main.c tools/reprise/reprise.h \
+	tools/reprise/run.c \
+	tools/reprise/check.c \
+	tools/reprise/report.c \
+	tools/reprise/chrome.c tools/reprise/chrome.h \
+	tools/reprise/trace_read.c tools/reprise/trace_read.h \
+	tools/reprise/json.c tools/reprise/json.h
+tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"'
+
+TESTS += tests/reprise_run.sh tests/reprise_report.sh
+EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh

@@ -1,0 +1,84 @@
+/* reprise: runs programs with the shim preloaded, checks them, reports on traces. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reprise.h"
+
+/* Prints "reprise: error: ..." on stderr and exits with status 2. */
+noreturn void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("reprise: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+/* Prints "reprise: note: ..." on stderr. */
+void note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("reprise: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Prints the usage text (reprise --help) to stdout. */
+void usage(void)
+{
+    fputs("usage: reprise run [OPTIONS] -- PROGRAM [ARGS...]\n"
+          "       reprise check [--json] PROGRAM\n"
+          "       reprise report [--launch-us US] [--chrome-trace OUT.json] TRACE\n"
+          "       reprise --help | --version\n"
+          "\n"
+          "run     runs PROGRAM with libreprise.so preloaded (prepended to LD_PRELOAD);\n"
+          "        its exit status, signals and standard streams pass through.\n"
+          "          --mode off|observe|auto   REPRISE_MODE (default auto)\n"
+          "          --log error|warn|info|debug  REPRISE_LOG\n"
+          "          --log-file FILE           REPRISE_LOG_FILE (%p: the pid)\n"
+          "          --trace FILE              REPRISE_TRACE: JSON lines for `reprise report`\n"
+          "          --stats                   REPRISE_STATS=1: a summary at exit\n"
+          "          --library PATH            the shim to preload (default: the build tree's\n"
+          "                                    when run from it, else " REPRISE_LIBDIR "/libreprise.so)\n"
+          "        Other REPRISE_* variables already set pass through (see reprise(7)).\n"
+          "check   tells, without running PROGRAM, whether the shim can see its work:\n"
+          "        how it links the CUDA runtime, which hooked functions it imports,\n"
+          "        which libraries launch through the driver API; --json for scripts.\n"
+          "report  summarises a trace written with --trace / REPRISE_TRACE per region;\n"
+          "          --launch-us US            cost of one launch for the time saved (default 4)\n"
+          "          --chrome-trace OUT.json   also write a timeline for Perfetto / chrome://tracing\n"
+          "\n"
+          "See reprise(1) and reprise(7).\n",
+          stdout);
+}
+
+/* Dispatches to a subcommand. */
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        die("no command given (run, check or report); see reprise --help");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage();
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("reprise %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_report(argc - 1, argv + 1);
+    die("unknown command '%s' (expected run, check or report); see reprise --help", cmd);
+}

@@ -1,0 +1,21 @@
+/* The reprise command: its subcommands and the helpers they share. */
+#ifndef REPRISE_TOOL_H
+#define REPRISE_TOOL_H
+
+#include <stdnoreturn.h>
+
+/* Prints "reprise: error: ..." on stderr and exits with status 2. */
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "reprise: note: ..." on stderr. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the usage text (reprise --help) to stdout. */
+void usage(void);
+
+/* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
+int cmd_run(int argc, char **argv);
+/* reprise check [--json] PROGRAM: returns the exit status. */
+int cmd_check(int argc, char **argv);
+/* reprise report [--launch-us N] [--chrome-trace OUT] TRACE: returns the exit status. */
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,155 @@
+/* reprise run: executes a program with the shim preloaded and REPRISE_* options set. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reprise.h"
+
+/* Whether value is one of the '|'-separated choices. */
+static bool one_of(const char *value, const char *choices)
+{
+    size_t n = strlen(value);
+    for (const char *c = choices; *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, value, n) == 0)
+            return true;
+        if (!bar)
+            break;
+        c = bar + 1;
+    }
+    return false;
+}
+
+/* Whether a file exists and is readable. */
+static bool readable(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+/*
+ * The shim to preload: --library PATH; else, when this program runs from a
+ * build tree (it is TOP/tools/reprise/reprise and TOP/.libs/libreprise.so
+ * exists), that one; else the installed $(libdir)/libreprise.so.
+ */
+static const char *find_library(const char *given)
+{
+    static char path[PATH_MAX + 64];
+    if (given) {
+        if (!readable(given))
+            die("cannot read the shim %s: %s", given, strerror(errno));
+        return given;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        const char *tail = "/tools/reprise";
+        if (slash) {
+            *slash = '\0';
+            size_t len = strlen(exe), tlen = strlen(tail);
+            if (len >= tlen && strcmp(exe + len - tlen, tail) == 0) {
+                exe[len - tlen] = '\0';
+                snprintf(path, sizeof path, "%s/.libs/libreprise.so", exe);
+                if (readable(path))
+                    return path;
+            }
+        }
+    }
+    snprintf(path, sizeof path, "%s/libreprise.so", REPRISE_LIBDIR);
+    if (!readable(path))
+        die("cannot find the shim: %s: %s (give it with --library PATH)", path, strerror(errno));
+    return path;
+}
+
+/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc)
+        die("option %s needs a value", name);
+    return argv[++*i];
+}
+
+/* Whether argv[i] is option name, alone or as name=VALUE. */
+static bool is_option(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Sets an environment variable or dies. */
+static void set_env(const char *name, const char *value)
+{
+    if (setenv(name, value, 1) != 0)
+        die("cannot set %s: %s", name, strerror(errno));
+}
+
+/* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
+int cmd_run(int argc, char **argv)
+{
+    const char *library = NULL;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-')
+            break;
+        if (is_option(a, "--mode")) {
+            const char *v = option_value(argc, argv, &i, "--mode");
+            if (!one_of(v, "off|observe|auto"))
+                die("--mode %s is not valid (expected off, observe or auto)", v);
+            set_env("REPRISE_MODE", v);
+        } else if (is_option(a, "--log")) {
+            const char *v = option_value(argc, argv, &i, "--log");
+            if (!one_of(v, "error|warn|info|debug"))
+                die("--log %s is not valid (expected error, warn, info or debug)", v);
+            set_env("REPRISE_LOG", v);
+        } else if (is_option(a, "--log-file")) {
+            set_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
+        } else if (is_option(a, "--trace")) {
+            set_env("REPRISE_TRACE", option_value(argc, argv, &i, "--trace"));
+        } else if (strcmp(a, "--stats") == 0) {
+            set_env("REPRISE_STATS", "1");
+        } else if (is_option(a, "--library")) {
+            library = option_value(argc, argv, &i, "--library");
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage();
+            exit(0);
+        } else {
+            die("unknown option '%s' for reprise run; see reprise --help", a);
+        }
+    }
+    if (i >= argc)
+        die("no program to run: reprise run [OPTIONS] -- PROGRAM [ARGS...]");
+    const char *shim = find_library(library);
+    const char *old = getenv("LD_PRELOAD");
+    if (old && *old) {
+        size_t len = strlen(shim) + strlen(old) + 2;
+        char *both = malloc(len);
+        if (both == NULL)
+            die("out of memory");
+        snprintf(both, len, "%s:%s", shim, old);
+        set_env("LD_PRELOAD", both);
+    } else {
+        set_env("LD_PRELOAD", shim);
+    }
+    execvp(argv[i], argv + i);
+    int err = errno;
+    fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
+    /* Like a shell: 127 when the program is not found, 126 when it cannot be executed. */
+    exit(err == ENOENT ? 127 : 126);
+}
