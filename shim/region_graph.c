@@ -61,6 +61,28 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
     return (int)g->stream_count++;
 }
 
+/*
+ * Whether every stream of g but the legacy one was created non-blocking.
+ * Those do not synchronise implicitly with the legacy stream, so a region
+ * mixing them with it is ordered by its events alone, which the graph keeps;
+ * the joins around the launch only add order.  A blocking stream's implicit
+ * barriers with the legacy stream would be lost inside a graph.
+ */
+static bool others_non_blocking(const struct region_graph *g)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    bool all = true;
+    for (unsigned i = 0; i < g->stream_count && all; i++) {
+        unsigned flags = 0;
+        if (g->streams[i] != cudaStreamLegacy)
+            all = RT_CALL(cudaStreamGetFlags, g->streams[i], &flags) == cudaSuccess &&
+                  (flags & cudaStreamNonBlocking);
+    }
+    errors_restore(&saved);
+    return all;
+}
+
 /* The memset parameters of a recorded set. */
 static struct cudaMemsetParams memset_params(const struct call *c)
 {
@@ -154,8 +176,8 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
             goto fail_early;
         }
     }
-    if (legacy && g->stream_count > 1) {
-        say_why(why, why_len, "it mixes the legacy default stream with other streams, whose implicit "
+    if (legacy && g->stream_count > 1 && !others_non_blocking(g)) {
+        say_why(why, why_len, "it mixes the legacy default stream with blocking streams, whose implicit "
                               "synchronisation a graph would not keep");
         goto fail_early;
     }

@@ -16,7 +16,7 @@ event_timing|region 2: replayed as a graph
 fork_join|graph built (16 nodes on 3 streams)
 host_func|replayed as a graph
 launch_loop|region 2: replayed as a graph
-legacy_stream|not graphed: it mixes the legacy default stream with other streams
+legacy_stream|not graphed: it mixes the legacy default stream with blocking streams
 own_graph|(program_graph: cudaStreamBeginCapture)
 pageable_h2d|region 2: replayed as a graph
 per_thread|not graphed: it uses the per-thread default stream
