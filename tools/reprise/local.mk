@@ -11,8 +11,9 @@ tools_reprise_reprise_SOURCES = \
 	tools/reprise/report.c \
 	tools/reprise/chrome.c tools/reprise/chrome.h \
 	tools/reprise/trace_read.c tools/reprise/trace_read.h \
+	tools/reprise/elf_read.c tools/reprise/elf_read.h \
 	tools/reprise/json.c tools/reprise/json.h
-tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"'
+tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $(CUDA_CPPFLAGS)
 
-TESTS += tests/reprise_run.sh tests/reprise_report.sh
-EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh
+TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
+EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh

@@ -1,0 +1,81 @@
+#!/bin/sh
+# `reprise check`: a dynamically linked runtime (the stand-in), a statically
+# linked one (a program defining the runtime's functions itself), no CUDA at
+# all, a driver-API library, and bad input.
+. "${top_srcdir:-.}/tests/lib.sh"
+REPRISE="$top_builddir/tools/reprise/reprise"
+[ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
+
+# The stand-in runtime, linked dynamically: seen, with the hooked functions the program imports.
+"$REPRISE" check "$TESTS_BIN/scenarios/launch_loop" > "$WORK/dyn" || fail "check of launch_loop exited $?"
+expect_in "$WORK/dyn" "links the CUDA runtime dynamically: libcudart_standin.so"
+expect_in "$WORK/dyn" "cudaLaunchKernel"
+expect_in "$WORK/dyn" "the shim can see its work"
+"$REPRISE" check --json "$TESTS_BIN/scenarios/launch_loop" > "$WORK/dyn.json" || fail "check --json exited $?"
+expect_in "$WORK/dyn.json" '"runtime":"dynamic"'
+expect_in "$WORK/dyn.json" '"shim_sees_work":true'
+expect_in "$WORK/dyn.json" '"cudaStreamSynchronize"'
+
+# A program that defines the runtime's functions itself: a static runtime.
+cat > "$WORK/static.c" <<'C'
+int cudaLaunchKernel(const void *f, int a, int b, void **args, unsigned long shm, void *s) { return 0; }
+int __cudaRegisterFatBinary(void *p) { return 0; }
+int main(void) { return cudaLaunchKernel(0, 1, 1, 0, 0, 0) + __cudaRegisterFatBinary(0); }
+C
+CC_=${CC:-cc}
+if $CC_ -o "$WORK/static" "$WORK/static.c" 2> /dev/null; then
+    "$REPRISE" check "$WORK/static" > "$WORK/static.out"; rc=$?
+    [ "$rc" -eq 1 ] || fail "check of a static runtime exited $rc, expected 1"
+    expect_in "$WORK/static.out" "links the CUDA runtime statically"
+    expect_in "$WORK/static.out" "nvcc -cudart shared"
+    "$REPRISE" check --json "$WORK/static" > "$WORK/static.json"
+    expect_in "$WORK/static.json" '"runtime":"static"'
+else
+    echo "no C compiler: the static case is not checked"
+fi
+# nvcc's default is the static runtime: checked when nvcc is there.
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+if [ -n "$NVCC" ] && printf '__global__ void k() {}\nint main() { k<<<1,1>>>(); return 0; }\n' > "$WORK/k.cu" &&
+    "$NVCC" -o "$WORK/k" "$WORK/k.cu" 2> /dev/null; then
+    "$REPRISE" check "$WORK/k" > "$WORK/k.out"
+    expect_in "$WORK/k.out" "statically"
+fi
+
+# No CUDA at all.
+ls_path=$(command -v ls)
+"$REPRISE" check "$ls_path" > "$WORK/ls"; rc=$?
+[ "$rc" -eq 1 ] || fail "check of ls exited $rc, expected 1"
+expect_in "$WORK/ls" "does not link the CUDA runtime"
+"$REPRISE" check --json ls > "$WORK/ls.json"
+expect_in "$WORK/ls.json" '"runtime":"none"'
+if command -v python3 > /dev/null 2>&1; then
+    for f in "$WORK/dyn.json" "$WORK/static.json" "$WORK/ls.json"; do
+        [ -f "$f" ] && { python3 -m json.tool "$f" > /dev/null || fail "$f is not JSON"; }
+    done
+fi
+
+# A library that launches through the driver API, found through the loader's search path.
+cublas_dir=
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -e "$d/libcublas.so" ] && { cublas_dir=$d; break; }
+done
+if [ -n "$cublas_dir" ] && echo 'int main(void) { return 0; }' > "$WORK/blas.c" &&
+    $CC_ -o "$WORK/blas" "$WORK/blas.c" -Wl,--no-as-needed -L"$cublas_dir" -lcublas 2> /dev/null; then
+    LD_LIBRARY_PATH="$cublas_dir" "$REPRISE" check "$WORK/blas" > "$WORK/blas.out"
+    expect_in "$WORK/blas.out" "libcublas.so"
+    expect_in "$WORK/blas.out" "launches through the driver API"
+fi
+
+# Bad input.
+bad() {
+    "$REPRISE" check "$@" > /dev/null 2> "$WORK/bad.err"; rc=$?
+    [ "$rc" -eq 2 ] || fail "reprise check $*: exit status $rc, expected 2"
+    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise check $*: not one line on stderr"
+    expect_in "$WORK/bad.err" "reprise: error: "
+}
+bad
+bad --bogus ls
+bad "$WORK/no-such-program"
+bad no-such-program-anywhere-xyz
+echo 'not a program' > "$WORK/text"; bad "$WORK/text"
+finish
