@@ -17,3 +17,9 @@ tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $
 
 TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
 EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
+
+## Manual pages: the command, and the options (tests/reprise_man.sh checks
+## reprise.7 against policy/options.def).
+dist_man_MANS = tools/reprise/reprise.1 tools/reprise/reprise.7
+TESTS += tests/reprise_man.sh
+EXTRA_DIST += tests/reprise_man.sh
