@@ -634,8 +634,8 @@ void engine_shutdown(void)
     pthread_mutex_unlock(&trackers_lock);
 }
 
-/* Logs each region's counts and writes them to the trace (exit summary). */
-void engine_summary(void)
+/* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
+void engine_summary(bool to_log)
 {
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
@@ -653,7 +653,8 @@ void engine_summary(void)
                                      fallback_reason_name(k), s->fallbacks[k]);
                     used += w > 0 ? (size_t)w : 0;
                 }
-            log_always(LOG_INFO,
+            if (to_log)
+                log_always(LOG_INFO,
                        "region %u (thread %u, %u calls): %llu passed through, %llu replays, %llu calls not "
                        "submitted one by one, %llu nodes patched, fallbacks: %s",
                        r->id, t->thread_number, r->length, s->sightings, s->replays, s->calls_saved, s->args_patched,

@@ -22,7 +22,7 @@ cudaError_t engine_last_error(bool take);
 /* Submits every thread's held-back work and destroys every graph (at exit). */
 void engine_shutdown(void);
 
-/* Logs each region's counts and writes them to the trace (exit summary). */
-void engine_summary(void);
+/* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
+void engine_summary(bool to_log);
 
 #endif

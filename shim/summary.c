@@ -122,7 +122,7 @@ void summary_at_exit(void)
             log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
     }
     if (shim_auto && (to_log || trace_enabled()))
-        engine_summary();
+        engine_summary(to_log);
 
     if (!trace_enabled())
         return;

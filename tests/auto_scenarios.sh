@@ -49,6 +49,12 @@ done > "$WORK/report" 2>&1
 cat "$WORK/report"
 grep -q '^FAIL' "$WORK/report" && failures=1
 
+# A trace asked for, the log left at its default: the per-region summary goes to the trace only.
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRACE="$WORK/quiet.json" "$SCEN/launch_loop" > "$WORK/quiet.out" 2> "$WORK/quiet.err" ||
+    fail "launch_loop with a trace exited $?"
+[ ! -s "$WORK/quiet.err" ] || { fail "the shim wrote to stderr with only a trace asked for"; head -3 "$WORK/quiet.err" >&2; }
+expect_in "$WORK/quiet.json" '"ev":"region_summary"'
+
 # REPRISE_EXCLUDE_KERNELS keeps a region's kernels out of graphs; the results stay the same.
 prog="$SCEN/launch_loop"
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_EXCLUDE_KERNELS='k_scale, k_add*' \
