@@ -319,6 +319,7 @@ static void build_graph(struct tracker *t)
     char why[256];
     pthread_once(&exit_hook_once, register_exit_hook);
     if (profiler_forbids()) {
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"a profiler is attached\"", r->id);
         regions_failed(&t->table, r, FALLBACK_PROFILER);
         return;
     }
@@ -333,6 +334,8 @@ static void build_graph(struct tracker *t)
         log_info("region %u: not graphed: %s is loaded and may launch through the driver API, unseen, on the same "
                  "streams",
                  r->id, why);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"%s is loaded and may launch through the driver API\"",
+                    r->id, why);
         regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
         return;
     }
