@@ -8,12 +8,10 @@
 #include <string.h>
 
 #include "hidden_work.h"
+#include "driver_launchers.h"
 
 /* Libraries known to launch kernels through the driver API (cuGetProcAddress), not the runtime. */
-static const char *const driver_launchers[] = {
-    "libcublas", "libcublasLt", "libcudnn", "libcufft", "libcurand", "libcusparse", "libcusolver",
-    "libnccl",   "libnvshmem",  "libcutensor", "libnvjpeg", "libnpp",   "libcufile", "libnvrtc",
-};
+static const char *const driver_launchers[] = {DRIVER_LAUNCHERS};
 
 struct scan {
     unsigned long long adds, subs;

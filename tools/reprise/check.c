@@ -20,15 +20,13 @@
 static const char *const hooked[] = {
 #define HOOK(kind, name, params, args, stream) #name,
 #include "hooks.def"
+#include "driver_launchers.h"
 #undef HOOK
 };
 #define HOOKED_COUNT (sizeof hooked / sizeof hooked[0])
 
 /* Libraries that launch through the driver API, unseen by the shim (as shim/hidden_work.c lists them). */
-static const char *const driver_launchers[] = {
-    "libcublas", "libcublasLt", "libcudnn", "libcufft", "libcurand", "libcusparse", "libcusolver",
-    "libnccl",   "libnvshmem",  "libcutensor", "libnvjpeg", "libnpp",   "libcufile", "libnvrtc",
-};
+static const char *const driver_launchers[] = {DRIVER_LAUNCHERS};
 
 /* Symbols whose definition inside an object means a statically linked runtime. */
 static const char *const static_markers[] = {
