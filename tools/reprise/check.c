@@ -25,7 +25,7 @@ static const char *const hooked[] = {
 };
 #define HOOKED_COUNT (sizeof hooked / sizeof hooked[0])
 
-/* Libraries that launch through the driver API, unseen by the shim (as shim/hidden_work.c lists them). */
+/* Libraries that launch through the driver API, unseen by the shim. */
 static const char *const driver_launchers[] = {DRIVER_LAUNCHERS};
 
 /* Symbols whose definition inside an object means a statically linked runtime. */
