@@ -66,6 +66,31 @@ if [ -n "$cublas_dir" ] && echo 'int main(void) { return 0; }' > "$WORK/blas.c" 
     expect_in "$WORK/blas.out" "launches through the driver API"
 fi
 
+# A Python interpreter: PyTorch's CUDA library, found without importing torch, is examined in its
+# place.  A fake torch package whose lib/libtorch_cuda.so needs a CUDA runtime and a driver-API library.
+PY=$(python3 -c 'import sys; print(sys.executable)' 2> /dev/null || true)
+if [ -n "$PY" ] && [ -x "$PY" ]; then
+    mkdir -p "$WORK/site/torch/lib"
+    : > "$WORK/site/torch/__init__.py"
+    echo 'void cublasLtCreate(void) {}' > "$WORK/lt.c"
+    echo 'void cudaLaunchKernel(void); void cublasLtCreate(void); void torch_cuda(void) { cudaLaunchKernel(); cublasLtCreate(); }' > "$WORK/tc.c"
+    if $CC_ -shared -fPIC -o "$WORK/site/torch/lib/libcublasLt.so.13" -Wl,-soname,libcublasLt.so.13 "$WORK/lt.c" 2> /dev/null &&
+        $CC_ -shared -fPIC -o "$WORK/site/torch/lib/libtorch_cuda.so" "$WORK/tc.c" \
+            -L"$top_builddir/tests/standin/.libs" -lcudart_standin "$WORK/site/torch/lib/libcublasLt.so.13" \
+            -Wl,-rpath,"$top_builddir/tests/standin/.libs" -Wl,-rpath,'$ORIGIN' 2> /dev/null; then
+        PYTHONPATH="$WORK/site" "$REPRISE" check "$PY" > "$WORK/py.out" || true
+        expect_in "$WORK/py.out" "PyTorch's CUDA library $WORK/site/torch/lib/libtorch_cuda.so"
+        expect_in "$WORK/py.out" "links the CUDA runtime dynamically: libcudart_standin.so"
+        expect_in "$WORK/py.out" "libcublasLt.so.13 launches through the driver API"
+        expect_in "$WORK/py.out" "auto mode graphs nothing while it is loaded"
+        # Without PyTorch: the interpreter alone, and a note that says so.
+        "$REPRISE" check "$PY" > "$WORK/py-bare.out" || true
+        expect_in "$WORK/py-bare.out" "no PyTorch was found for it"
+    else
+        fail "could not build the fake PyTorch libraries"
+    fi
+fi
+
 # Bad input.
 bad() {
     "$REPRISE" check "$@" > /dev/null 2> "$WORK/bad.err"; rc=$?

@@ -49,6 +49,7 @@ struct findings {
     const char *runtime;        /* "dynamic", "static" or "none" */
     const char *static_symbol, *static_where;
     bool interpreter;           /* Python and the like: CUDA comes later, by dlopen */
+    char torch_lib[PATH_MAX];   /* a Python interpreter's PyTorch CUDA library, examined in its place */
     bool fatbin_only;           /* CUDA device code but no runtime symbols seen (stripped static binary) */
 };
 
@@ -134,8 +135,60 @@ static void add_object(struct findings *f, const char *name, const char *path)
         o->read = elf_read(o->path, &o->elf, why, sizeof why);
 }
 
-/* Runs ldd on the program (LD_PRELOAD cleared) and adds every library it resolves. */
-static void add_libraries(struct findings *f)
+/* Whether an object of this name was added already. */
+static bool have_object(const struct findings *f, const char *name)
+{
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->objects[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Asks a Python interpreter where PyTorch is, without importing it
+ * (importlib.util.find_spec only locates the package), and fills
+ * f->torch_lib with its CUDA library if there is one.  PyTorch loads its
+ * CUDA libraries with dlopen, so they are not among the interpreter's own.
+ */
+static void find_torch(struct findings *f)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return;
+    pid_t pid = fork();
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        dup2(pipefd[1], 1);
+        int null = open("/dev/null", 1);
+        if (null >= 0)
+            dup2(null, 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        unsetenv("LD_PRELOAD");
+        execl(f->program_path, f->program_path, "-c",
+              "import importlib.util as u; s = u.find_spec('torch'); "
+              "print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')",
+              (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char dir[PATH_MAX] = "";
+    ssize_t n = read(pipefd[0], dir, sizeof dir - 1);
+    close(pipefd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    dir[n > 0 ? n : 0] = '\0';
+    dir[strcspn(dir, "\n")] = '\0';
+    if (dir[0] == '\0')
+        return;
+    int n_lib = snprintf(f->torch_lib, sizeof f->torch_lib, "%s/lib/libtorch_cuda.so", dir);
+    if (n_lib < 0 || (size_t)n_lib >= sizeof f->torch_lib || access(f->torch_lib, R_OK) != 0)
+        f->torch_lib[0] = '\0';
+}
+
+/* Runs ldd on an object (LD_PRELOAD cleared) and adds every library it resolves. */
+static void add_libraries(struct findings *f, const char *object_path)
 {
     int pipefd[2];
     if (pipe(pipefd) != 0)
@@ -151,7 +204,7 @@ static void add_libraries(struct findings *f)
         close(pipefd[0]);
         close(pipefd[1]);
         unsetenv("LD_PRELOAD");
-        execlp("ldd", "ldd", f->program_path, (char *)NULL);
+        execlp("ldd", "ldd", object_path, (char *)NULL);
         _exit(127);
     }
     close(pipefd[1]);
@@ -161,7 +214,7 @@ static void add_libraries(struct findings *f)
     while (in && getline(&line, &cap, in) > 0) {
         char name[PATH_MAX], path[PATH_MAX];
         /* "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" or "\tlibfoo.so.1 => not found" */
-        if (sscanf(line, " %4095s => %4095s", name, path) == 2 && strchr(name, '/') == NULL) {
+        if (sscanf(line, " %4095s => %4095s", name, path) == 2 && strchr(name, '/') == NULL && !have_object(f, name)) {
             add_object(f, name, strcmp(path, "not") == 0 ? NULL : path);
         }
     }
@@ -183,9 +236,16 @@ static void examine(struct findings *f)
     elf_free(&probe);
     add_object(f, base_name(f->program_path), f->program_path);
     if (dynamic)
-        add_libraries(f);
+        add_libraries(f, f->program_path);
     const char *prog = base_name(f->program_path);
     f->interpreter = strncmp(prog, "python", 6) == 0;
+    if (f->interpreter) {
+        find_torch(f);
+        if (f->torch_lib[0]) {
+            add_object(f, base_name(f->torch_lib), f->torch_lib);
+            add_libraries(f, f->torch_lib);
+        }
+    }
     f->runtime = "none";
     for (size_t i = 0; i < f->count; i++) {
         struct object *o = &f->objects[i];
@@ -286,10 +346,14 @@ static void print_plain(const struct findings *f)
     else
         printf("no CUDA work for the shim to see%s\n",
                f->interpreter ? "" : ", unless the program loads the CUDA runtime itself with dlopen (plugins)");
-    if (f->interpreter)
-        printf("note: %s is an interpreter: its CUDA libraries (PyTorch's libcudart, cuBLAS, cuDNN) are loaded "
-               "with dlopen at run time, which check cannot see; run it with `reprise run --mode observe` to see "
-               "what reaches the shim\n",
+    if (f->interpreter && f->torch_lib[0])
+        printf("note: %s is an interpreter: PyTorch's CUDA library %s and what it loads were examined in its "
+               "place; other modules' libraries come by dlopen, unseen here (`reprise run --mode observe` shows "
+               "what reaches the shim)\n",
+               base_name(f->program_path), f->torch_lib);
+    else if (f->interpreter)
+        printf("note: %s is an interpreter and no PyTorch was found for it: CUDA libraries its modules load with "
+               "dlopen are unseen here; run it with `reprise run --mode observe` to see what reaches the shim\n",
                base_name(f->program_path));
 }
 
@@ -367,7 +431,9 @@ static void print_json(const struct findings *f)
                          : strcmp(f->runtime, "none") == 0 ? "no CUDA runtime linked: nothing to see"
                          : hidden ? "auto mode graphs nothing while a driver-API library is loaded"
                                   : "run it with reprise run";
-    printf("],\"interpreter\":%s,\"shim_sees_work\":%s,\"advice\":", f->interpreter ? "true" : "false",
+    printf("],\"torch_library\":");
+    json_write_string(stdout, f->torch_lib);
+    printf(",\"interpreter\":%s,\"shim_sees_work\":%s,\"advice\":", f->interpreter ? "true" : "false",
            strcmp(f->runtime, "dynamic") == 0 ? "true" : "false");
     json_write_string(stdout, advice);
     printf("}\n");
