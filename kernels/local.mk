@@ -14,7 +14,8 @@ GPU_APP_FILES = \
 	kernels/apps/two_streams.cu \
 	kernels/apps/bad_launch.cu \
 	kernels/apps/overhead_loop.cu \
-	kernels/apps/bench_loop.cu
+	kernels/apps/bench_loop.cu \
+	kernels/apps/bench_suite.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -22,7 +23,8 @@ GPU_APPS = \
 	kernels/apps/two_streams.gpu \
 	kernels/apps/bad_launch.gpu \
 	kernels/apps/overhead_loop.gpu \
-	kernels/apps/bench_loop.gpu
+	kernels/apps/bench_loop.gpu \
+	kernels/apps/bench_suite.gpu
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -53,6 +55,8 @@ kernels/apps/overhead_loop.gpu: $(srcdir)/kernels/apps/overhead_loop.cu $(srcdir
 
 kernels/apps/bench_loop.gpu: $(srcdir)/kernels/apps/bench_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bench_loop.cu
+kernels/apps/bench_suite.gpu: $(srcdir)/kernels/apps/bench_suite.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bench_suite.cu
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
@@ -65,4 +69,6 @@ TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/auto_scenarios.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/auto_scenarios.sh \
-	tools/gpu-suite tools/bench-overhead tools/bench-auto
+	tools/gpu-suite tools/bench-overhead tools/bench-auto \
+	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
+	kernels/torch/tiny_chain.py docs/bench/README.md
