@@ -15,23 +15,19 @@ import os
 import sys
 import time
 
+from bench_common import import_torch, parse_mode, report
+
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, WARM = 256, 4, 20
 
 
 def main():
-    mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
-    iters = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    if mode not in ("eager", "graph"):
-        print("usage: mlp_infer.py [eager|graph] [ITERS]", file=sys.stderr)
-        return 1
-    try:
-        import torch
-    except ImportError as err:
-        print(f"mlp_infer: no torch ({err}); skipping", file=sys.stderr)
-        return 77
-    if not torch.cuda.is_available():
-        print("mlp_infer: torch sees no CUDA device; skipping", file=sys.stderr)
+    parsed = parse_mode("mlp_infer", has_graph=True)
+    if not isinstance(parsed, tuple):
+        return parsed
+    mode, iters = parsed
+    torch = import_torch("mlp_infer")
+    if torch is None:
         return 77
     torch.manual_seed(0)
     torch.use_deterministic_algorithms(True)
@@ -74,11 +70,8 @@ def main():
             times.append((time.perf_counter() - t0) * 1e6)
             items.update(repr(v).encode())
         final = model(static_in)
-    times = sorted(times[WARM:])
-    print(f"mode {mode} iters {iters} warmup {WARM}")
-    print(f"median_us {times[len(times) // 2]:.3f}")
     items.update(final.detach().cpu().numpy().tobytes())
-    print(f"checksum {items.hexdigest()[:16]}")
+    report(mode, iters, WARM, times, items)
     return 0
 
 

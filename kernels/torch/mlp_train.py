@@ -12,26 +12,19 @@ import os
 import sys
 import time
 
+from bench_common import import_torch, parse_mode, report
+
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, BATCH, WARM = 256, 4, 32, 20
 
 
 def main():
-    mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
-    iters = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    if mode == "graph":
-        print("mode graph: not applicable\nmedian_us na\nchecksum na")
-        return 0
-    if mode != "eager":
-        print("usage: mlp_train.py [eager|graph] [ITERS]", file=sys.stderr)
-        return 1
-    try:
-        import torch
-    except ImportError as err:
-        print(f"mlp_train: no torch ({err}); skipping", file=sys.stderr)
-        return 77
-    if not torch.cuda.is_available():
-        print("mlp_train: torch sees no CUDA device; skipping", file=sys.stderr)
+    parsed = parse_mode("mlp_train", has_graph=False)
+    if not isinstance(parsed, tuple):
+        return parsed
+    mode, iters = parsed
+    torch = import_torch("mlp_train")
+    if torch is None:
         return 77
     torch.manual_seed(0)
     torch.use_deterministic_algorithms(True)
@@ -61,10 +54,7 @@ def main():
         losses.update(repr(v).encode())
     for p in model.parameters():
         losses.update(p.detach().cpu().numpy().tobytes())
-    times = sorted(times[WARM:])
-    print(f"mode {mode} iters {iters} warmup {WARM}")
-    print(f"median_us {times[len(times) // 2]:.3f}")
-    print(f"checksum {losses.hexdigest()[:16]}")
+    report(mode, iters, WARM, times, losses)
     return 0
 
 

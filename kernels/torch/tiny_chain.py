@@ -12,25 +12,19 @@ import hashlib
 import sys
 import time
 
-N, INT_ROUNDS, FLOAT_ROUNDS, WARM = 4096, 20, 5, 20
+from bench_common import import_torch, parse_mode, report
+from tiny_ops import N, chain
+
+WARM = 20
 
 
 def main():
-    mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
-    iters = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    if mode == "graph":
-        print("mode graph: not applicable\nmedian_us na\nchecksum na")
-        return 0
-    if mode != "eager":
-        print("usage: tiny_chain.py [eager|graph] [ITERS]", file=sys.stderr)
-        return 1
-    try:
-        import torch
-    except ImportError as err:
-        print(f"tiny_chain: no torch ({err}); skipping", file=sys.stderr)
-        return 77
-    if not torch.cuda.is_available():
-        print("tiny_chain: torch sees no CUDA device; skipping", file=sys.stderr)
+    parsed = parse_mode("tiny_chain", has_graph=False)
+    if not isinstance(parsed, tuple):
+        return parsed
+    mode, iters = parsed
+    torch = import_torch("tiny_chain")
+    if torch is None:
         return 77
     torch.use_deterministic_algorithms(True)
     dev = torch.device("cuda")
@@ -41,27 +35,12 @@ def main():
     torch.cuda.synchronize()
     for it in range(WARM + iters):
         t0 = time.perf_counter()
-        x = base + it
-        y = base_f + float(it % 64)
-        for k in range(INT_ROUNDS):
-            x = x * 31
-            x = x + k
-            x = x % 1000003
-            x = x ^ 0x5A5A
-        for _ in range(FLOAT_ROUNDS):
-            y = y * 1.5
-            y = y - 0.25
-            y = torch.sin(y)
-            y = torch.abs(y)
-        total = (x.sum() + (y > 0.5).sum()).item()
+        x, y, total = chain(torch, base, base_f, it, float(it % 64))
         times.append((time.perf_counter() - t0) * 1e6)
         items.update(f"{it}:{total};".encode())
     items.update(x.cpu().numpy().tobytes())
     items.update(y.cpu().numpy().tobytes())
-    times = sorted(times[WARM:])
-    print(f"mode {mode} iters {iters} warmup {WARM}")
-    print(f"median_us {times[len(times) // 2]:.3f}")
-    print(f"checksum {items.hexdigest()[:16]}")
+    report(mode, iters, WARM, times, items)
     return 0
 
 

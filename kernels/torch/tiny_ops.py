@@ -23,6 +23,24 @@ def tensor_digest(t):
     return hashlib.sha256(t.detach().contiguous().cpu().numpy().tobytes()).hexdigest()[:16]
 
 
+def chain(torch, base, base_f, x_step, y_step):
+    """One iteration's ops: the integer chain from base + x_step, the float one from base_f + y_step; returns (x, y, total)."""
+    x = base + x_step
+    y = base_f + y_step
+    for k in range(INT_ROUNDS):
+        x = x * 31
+        x = x + k
+        x = x % 1000003
+        x = x ^ 0x5A5A
+    for _ in range(FLOAT_ROUNDS):
+        y = y * 1.5
+        y = y - 0.25
+        y = torch.sin(y)
+        y = torch.abs(y)
+    total = (x.sum() + (y > 0.5).sum()).item()
+    return x, y, total
+
+
 def main():
     try:
         import torch
@@ -41,19 +59,7 @@ def main():
     base_f = (base % 1000).to(torch.float32) / 1024.0
     items = hashlib.sha256()
     for it in range(ITERS):
-        x = base + it
-        y = base_f + float(it)
-        for k in range(INT_ROUNDS):
-            x = x * 31
-            x = x + k
-            x = x % 1000003
-            x = x ^ 0x5A5A
-        for _ in range(FLOAT_ROUNDS):
-            y = y * 1.5
-            y = y - 0.25
-            y = torch.sin(y)
-            y = torch.abs(y)
-        total = (x.sum() + (y > 0.5).sum()).item()
+        x, y, total = chain(torch, base, base_f, it, float(it))
         items.update(f"{it}:{total};".encode())
         if it == 0 or it == ITERS - 1:
             print(f"item {it} {total}")

@@ -1,0 +1,40 @@
+"""What the timed PyTorch workloads share: arguments, the torch check, the report.
+
+Each workload is run as `python3 kernels/torch/NAME.py [eager|graph] [ITERS]`
+by tools/bench-suite; this module sits beside them, so plain imports find it.
+"""
+import sys
+
+
+def parse_mode(name, has_graph, default_iters=200):
+    """(mode, iters) from argv, or an exit status to return at once."""
+    mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
+    iters = int(sys.argv[2]) if len(sys.argv) > 2 else default_iters
+    if mode == "graph" and not has_graph:
+        print("mode graph: not applicable\nmedian_us na\nchecksum na")
+        return 0
+    if mode not in ("eager", "graph"):
+        print(f"usage: {name}.py [eager|graph] [ITERS]", file=sys.stderr)
+        return 1
+    return mode, iters
+
+
+def import_torch(name):
+    """The torch module if it sees a CUDA device, else None (after saying why)."""
+    try:
+        import torch
+    except ImportError as err:
+        print(f"{name}: no torch ({err}); skipping", file=sys.stderr)
+        return None
+    if not torch.cuda.is_available():
+        print(f"{name}: torch sees no CUDA device; skipping", file=sys.stderr)
+        return None
+    return torch
+
+
+def report(mode, iters, warm, times, digest):
+    """Prints the median iteration time after warm-up and the checksum, as tools/bench-suite reads them."""
+    times = sorted(times[warm:])
+    print(f"mode {mode} iters {iters} warmup {warm}")
+    print(f"median_us {times[len(times) // 2]:.3f}")
+    print(f"checksum {digest.hexdigest()[:16]}")
