@@ -173,4 +173,19 @@ static inline void loop_reference(uint32_t *a, uint32_t *b, int n)
     }
 }
 
+/* Copies the loop's two buffers back, prints their checksums and checks them against the CPU reference (r_a, r_b: the initial values). */
+static inline void loop_finish(const uint32_t *d_a, const uint32_t *d_b, uint32_t *h_a, uint32_t *h_b, uint32_t *r_a,
+                               uint32_t *r_b, int n)
+{
+    const size_t bytes = sizeof(uint32_t) * n;
+    CHECK(cudaMemcpy(h_a, d_a, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(h_b, d_b, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaGetLastError());
+    print_checksum("a", h_a, bytes);
+    print_checksum("b", h_b, bytes);
+    loop_reference(r_a, r_b, n);
+    verify_u32("a", h_a, r_a, n);
+    verify_u32("b", h_b, r_b, n);
+}
+
 #endif

@@ -44,14 +44,7 @@ int main(void)
         CHECK(cudaStreamSynchronize(0));
     }
 
-    CHECK(cudaMemcpy(h_a, d_a, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(h_b, d_b, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaGetLastError());
-    print_checksum("a", h_a, bytes);
-    print_checksum("b", h_b, bytes);
-    loop_reference(r_a, r_b, n);
-    verify_u32("a", h_a, r_a, n);
-    verify_u32("b", h_b, r_b, n);
+    loop_finish(d_a, d_b, h_a, h_b, r_a, r_b, n);
     printf("api __cudaLaunchKernel%s %ld\n", PTSZ, launches);
     printf("launches %ld\n", launches);
 
