@@ -19,14 +19,15 @@
 #include "../../kernels/kernels.h"
 #include "../report.h"
 
+/* Updated from every thread of a scenario (two_threads): atomically, or counts get lost. */
 static unsigned long scenario_calls, scenario_errors;
 
 /* Counts a call and prints it when it failed. */
 static inline cudaError_t scenario_check(cudaError_t e, const char *what, int line)
 {
-    scenario_calls++;
+    __atomic_fetch_add(&scenario_calls, 1, __ATOMIC_RELAXED);
     if (e != cudaSuccess) {
-        scenario_errors++;
+        __atomic_fetch_add(&scenario_errors, 1, __ATOMIC_RELAXED);
         printf("error at line %d: %s: %s\n", line, what, cudaGetErrorName(e));
     }
     return e;
