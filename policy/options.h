@@ -21,6 +21,9 @@ enum reprise_mode { MODE_OFF, MODE_OBSERVE, MODE_AUTO };
 /* Values of REPRISE_PROFILER, in the order of its choices. */
 enum profiler_policy { PROFILER_STEP_ASIDE, PROFILER_IGNORE };
 
+/* Values of REPRISE_REPLAY, in the order of its choices. */
+enum replay_policy { REPLAY_AUTO, REPLAY_ROBUST };
+
 /* Values of REPRISE_LOG, in the order of its choices. */
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 

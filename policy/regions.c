@@ -175,6 +175,25 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
     r->stats.args_patched += patched;
 }
 
+/* Records a replay of r on the robust path. */
+void regions_recaptured(struct region_table *t, struct region *r)
+{
+    r->last_used = ++t->clock;
+    r->failures = 0;
+    r->stats.replays++;
+    r->stats.recaptures++;
+}
+
+/* Forgets r's graph; r stays known and is graphed again from its next occurrence. */
+void regions_graph_dropped(struct region_table *t, struct region *r)
+{
+    if (r->graph) {
+        r->graph = NULL;
+        t->graphs--;
+    }
+    r->state = REGION_WANTED;
+}
+
 /* Records a failure of r; it backs off (longer each time it keeps failing). */
 void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
 {

@@ -45,6 +45,7 @@ struct region_policy {
 struct region_stats {
     unsigned long long sightings;     /* times seen complete, passed through */
     unsigned long long replays;       /* times replayed as a graph */
+    unsigned long long recaptures;    /* of those, re-captured on the robust path */
     unsigned long long calls_saved;   /* calls not submitted individually */
     unsigned long long args_patched;  /* nodes whose arguments were patched */
     unsigned long long builds;        /* graphs built */
@@ -63,6 +64,7 @@ struct region {
     unsigned failures;     /* failures since it last replayed successfully */
     uint64_t last_used;    /* the table's clock when last seen or replayed */
     void *graph;           /* the shim's executable graph, or NULL */
+    bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     struct region_stats stats;
     UT_hash_handle hh;
 };
@@ -109,6 +111,12 @@ void regions_evicted(struct region_table *t, struct region *r);
 
 /* Records a successful replay of r, which saved `calls` calls and patched `patched` nodes. */
 void regions_replayed(struct region_table *t, struct region *r, unsigned patched);
+
+/* Records a replay of r on the robust path: its calls were captured, not held back, so none count as saved. */
+void regions_recaptured(struct region_table *t, struct region *r);
+
+/* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path). */
+void regions_graph_dropped(struct region_table *t, struct region *r);
 
 /* Records a failure of r; it backs off (longer each time it keeps failing). */
 void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason);

@@ -36,6 +36,8 @@ struct call {
     /* EVENT_RECORD and EVENT_WAIT */
     cudaEvent_t event;
     unsigned flags;
+    /* CAPTURE_STATUS and CAPTURE_INFO */
+    enum cudaStreamCaptureStatus *status_out;
 };
 
 /* The fields every call fills (a macro, so that HOOK's parameter names do not capture them). */
@@ -74,6 +76,8 @@ struct call {
 #define CALL_FIELDS_FREE(c) ((void)0)
 #define CALL_FIELDS_CAPTURE(c) ((void)0)
 #define CALL_FIELDS_CAPTURE_QUERY(c) ((void)0)
+#define CALL_FIELDS_CAPTURE_STATUS(c) ((c).status_out = pCaptureStatus)
+#define CALL_FIELDS_CAPTURE_INFO(c) ((c).status_out = captureStatus_out)
 #define CALL_FIELDS_GRAPH_LAUNCH(c) ((void)0)
 #define CALL_FIELDS_ERROR_CHECK(c) ((void)0)
 

@@ -14,6 +14,7 @@
 #include "period.h"
 #include "profiler.h"
 #include "record.h"
+#include "region_capture.h"
 #include "region_graph.h"
 #include "regions.h"
 #include "runtime.h"
@@ -31,6 +32,7 @@ enum follow_mode {
     FOLLOW_NONE,   /* passing through, learning */
     FOLLOW_RECORD, /* passing through and recording, to build a graph at its end */
     FOLLOW_REPLAY, /* holding calls back, to launch a graph at its end */
+    FOLLOW_RECAPTURE, /* forwarding calls into a capture of the region's streams, to launch it at its end */
 };
 
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
@@ -56,6 +58,7 @@ struct tracker {
     struct period_detector *periods; /* fed once a sequence outgrows max_calls: a sync-free loop */
     unsigned period;      /* nonzero: cut the calls into regions of this many, without waiting for a sync */
     struct region_table table;
+    struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
     unsigned thread_number;
     struct tracker *next;
 };
@@ -67,6 +70,7 @@ static pthread_mutex_t trackers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tracker *trackers;
 static atomic_int pending_trackers;  /* trackers holding calls back */
 static atomic_int program_captures;  /* the program's own captures in progress */
+static atomic_int shim_captures;     /* the shim's robust-path captures in progress */
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 
@@ -144,6 +148,8 @@ static bool interacts(const struct tracker *t, const struct call *c)
     case CALL_EVENT_CREATE:
     case CALL_STREAM_CREATE:
     case CALL_CAPTURE_QUERY:
+    case CALL_CAPTURE_STATUS:
+    case CALL_CAPTURE_INFO:
         return false;
     case CALL_LAUNCH:
     case CALL_COPY:
@@ -184,13 +190,43 @@ static void submit_held_back(struct tracker *t)
     set_pending(t, false);
 }
 
+/* Ends a robust-path capture early: runs what it holds once, in order; true unless the capture was lost. */
+static bool release_capture(struct tracker *t)
+{
+    struct region_capture *none = NULL;
+    cudaError_t error;
+    enum capture_outcome outcome = capture_finish(&t->capture, &none, false, &t->records, &error);
+    atomic_fetch_sub(&shim_captures, 1);
+    set_pending(t, false);
+    if (outcome == CAPTURE_RESUBMITTED) {
+        char who[256];
+        if (hidden_work_possible(who, sizeof who))
+            log_warn("a capture of the robust path was lost (%s): the %u calls the shim saw were submitted one by "
+                     "one; work that %s submitted into that capture did not run",
+                     cudaGetErrorName(error), t->records.count, who);
+        else
+            log_info("a capture of the robust path was lost (%s): its %u calls were submitted one by one",
+                     cudaGetErrorName(error), t->records.count);
+    }
+    return outcome != CAPTURE_RESUBMITTED;
+}
+
+/* Makes the work held back or captured so far run, in the program's order. */
+static void release_held(struct tracker *t)
+{
+    if (t->capture.active)
+        release_capture(t);
+    else
+        submit_held_back(t);
+}
+
 /* Gives up replaying: submits what was held back and backs the region off. */
 static void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail)
 {
     struct region *r = t->region;
     materialize_observed(t);
     unsigned held = t->records.count;
-    submit_held_back(t);
+    release_held(t);
     regions_failed(&t->table, r, reason);
     log_info("region %u: fell back after %u of %u calls (%s%s%s); passing through until it is stable again "
              "(%u sightings)",
@@ -210,7 +246,7 @@ static void submit_other_threads(struct tracker *me, const struct call *c)
         if (t == me || !t->pending)
             continue;
         pthread_mutex_lock(&t->lock);
-        if (t->pending && t->mode == FOLLOW_REPLAY && interacts(t, c))
+        if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) && interacts(t, c))
             fall_back(t, FALLBACK_THREAD, hook_table[c->api].name);
         pthread_mutex_unlock(&t->lock);
     }
@@ -312,12 +348,43 @@ static bool profiler_forbids(void)
     return true;
 }
 
+/* Destroys a region's graph, whichever path made it. */
+static void destroy_graph_of(struct region *r)
+{
+    if (r->robust)
+        region_capture_destroy(r->graph);
+    else
+        region_graph_destroy(r->graph);
+}
+
+/* Registers a region's new graph, evicting the least recently used one if there are too many. */
+static void keep_graph(struct tracker *t, struct region *r, void *graph)
+{
+    struct region *victim = regions_graph_built(&t->table, r, graph);
+    if (victim) {
+        log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
+                 policy.max_graphs);
+        trace_event("evicted", "\"region\":%u", victim->id);
+        destroy_graph_of(victim);
+        regions_evicted(&t->table, victim);
+    }
+}
+
 /* Builds the graph of the occurrence just recorded. */
 static void build_graph(struct tracker *t)
 {
     struct region *r = t->region;
     char why[256];
     pthread_once(&exit_hook_once, register_exit_hook);
+    if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST) {
+        /* The robust path chose not to capture it (see start_sequence): its first stream cannot be captured. */
+        log_info("region %u: not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default "
+                 "stream, which cannot be captured",
+                 r->id);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"robust path on an uncapturable stream\"", r->id);
+        regions_failed(&t->table, r, FALLBACK_UNSUPPORTED);
+        return;
+    }
     if (profiler_forbids()) {
         trace_event("not_graphed", "\"region\":%u,\"why\":\"a profiler is attached\"", r->id);
         regions_failed(&t->table, r, FALLBACK_PROFILER);
@@ -351,15 +418,48 @@ static void build_graph(struct tracker *t)
     region_graph_shape(g, &nodes, &streams);
     log_info("region %u: graph built (%u nodes on %u stream%s); replaying from its next occurrence", r->id, nodes,
              streams, streams == 1 ? "" : "s");
-    trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u", r->id, nodes, streams);
-    struct region *victim = regions_graph_built(&t->table, r, g);
-    if (victim) {
-        log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
-                 policy.max_graphs);
-        trace_event("evicted", "\"region\":%u", victim->id);
-        region_graph_destroy(victim->graph);
-        regions_evicted(&t->table, victim);
+    trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u,\"path\":\"fast\"", r->id, nodes,
+                streams);
+    r->robust = false;
+    keep_graph(t, r, g);
+}
+
+/* Ends the capture of a complete occurrence on the robust path: update (or make) the graph and launch it. */
+static void finish_recapture(struct tracker *t)
+{
+    struct region *r = t->region;
+    bool first = r->graph == NULL;
+    struct region_capture *rc = r->graph;
+    cudaError_t error;
+    enum capture_outcome outcome = capture_finish(&t->capture, &rc, true, &t->records, &error);
+    atomic_fetch_sub(&shim_captures, 1);
+    set_pending(t, false);
+    if (first && outcome != CAPTURE_RESUBMITTED) {
+        r->robust = true;
+        log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
+                 "cudaGraphExecUpdate)",
+                 r->id, r->length);
+        trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
+                    r->length, t->capture.stream_count);
+        keep_graph(t, r, rc);
+    } else if (first) {
+        region_capture_destroy(rc);
     }
+    if (outcome == CAPTURE_RESUBMITTED) {
+        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
+        log_info("region %u: fell back: the capture failed (%s); its calls were submitted one by one", r->id,
+                 cudaGetErrorName(error));
+        trace_event("fallback", "\"region\":%u,\"reason\":\"graph_error\",\"after\":%u,\"length\":%u", r->id,
+                    t->records.count, r->length);
+        return;
+    }
+    bool announce = r->stats.recaptures == 0;
+    regions_recaptured(&t->table, r);
+    if (announce)
+        log_info("region %u: replayed on the robust path (%s)", r->id,
+                 outcome == CAPTURE_UPDATED ? "executable graph updated" : "instantiated");
+    else if (outcome == CAPTURE_INSTANTIATED)
+        log_debug("region %u: cudaGraphExecUpdate refused the new capture; instantiated again", r->id);
 }
 
 /* Launches the graph for a complete replayed occurrence, or submits the calls if that fails. */
@@ -416,12 +516,14 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         t->period = 0;
         period_reset(t->periods);
     }
-    if (t->mode == FOLLOW_REPLAY) {
-        if (t->records.count == r->length)
-            launch_replay(t);
-        else
+    if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
+        if (t->records.count < r->length)
             fall_back(t, boundary ? boundary_reason(boundary->kind) : FALLBACK_MISMATCH,
                       boundary ? hook_table[boundary->api].name : "sync-free loop");
+        else if (t->mode == FOLLOW_REPLAY)
+            launch_replay(t);
+        else
+            finish_recapture(t);
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
         build_graph(t);
     }
@@ -460,7 +562,7 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
     unsigned group = (PERIODIC_REGION_CALLS + p - 1) / p;
     t->period = p * group <= policy.max_calls ? p * group : p;
     /* Whatever this sequence held back or recorded belongs to no cut: submit it, forget it. */
-    if (t->mode == FOLLOW_REPLAY && t->pending)
+    if (t->pending)
         fall_back(t, FALLBACK_MISMATCH, "sync-free loop");
     record_reset(&t->records);
     log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
@@ -480,12 +582,88 @@ static void cut_if_period_done(struct tracker *t)
         end_sequence(t, NULL);
 }
 
-/* Starts following a sequence at its first call: replay, record, or just learn. */
-static void start_sequence(struct tracker *t, const struct call_sig *sig)
+/* Why the robust path is wanted for regions now (into why), or NULL for the fast path. */
+static const char *robust_path_reason(char *why, size_t len)
+{
+    if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST)
+        return "REPRISE_REPLAY=robust";
+    return hidden_work_possible(why, len) ? why : NULL;
+}
+
+/* Starts a robust-path capture on the region's first stream; false (passing through) if the runtime refuses. */
+static bool start_recapture(struct tracker *t, cudaStream_t stream)
+{
+    struct region *r = t->region;
+    cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
+    if (err != cudaSuccess) {
+        log_debug("region %u: cannot begin a capture: %s", t->region->id, cudaGetErrorName(err));
+        regions_failed(&t->table, t->region, FALLBACK_GRAPH_ERROR);
+        return false;
+    }
+    pthread_once(&exit_hook_once, register_exit_hook);
+    atomic_fetch_add(&shim_captures, 1);
+    return true;
+}
+
+/*
+ * Starts following a sequence at its first call: replay, record, or just
+ * learn.  A region wanted or graphed on the robust path starts its capture
+ * here, before its first call is forwarded.
+ */
+static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream)
 {
     struct region *r = regions_candidate(&t->table, sig, 1);
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
+    if (r == NULL || (r->graph && r->robust))
+        goto robust;
+    char why[256];
+    const char *reason = robust_path_reason(why, sizeof why);
+    if (reason == NULL || !capture_stream_eligible(stream))
+        return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
+    if (r->graph) {
+        log_info("region %u: moving to the robust path (%s)", r->id, reason);
+        trace_event("path_changed", "\"region\":%u,\"path\":\"robust\"", r->id);
+        destroy_graph_of(r);
+        regions_graph_dropped(&t->table, r);
+    }
+robust:
+    if (r && (r->state == REGION_WANTED || r->robust))
+        t->mode = start_recapture(t, stream) ? FOLLOW_RECAPTURE : FOLLOW_NONE;
+}
+
+/*
+ * Forwards a matched call into the robust path's capture.  If the runtime
+ * refuses it there, the capture may be lost: the calls before it run (from
+ * the capture or one by one), and the call is made again as the program
+ * made it, whose result is the one the program gets.
+ */
+static void recapture_call(struct tracker *t, const struct call *c, cudaError_t *result)
+{
+    set_pending(t, true);
+    note_held(t, c);
+    struct saved_error saved;
+    errors_save(&saved);
+    const struct recorded *last = &t->records.calls[t->records.count - 1];
+    cudaError_t err = capture_forward(&t->capture, &t->records, last);
+    errors_restore(&saved);
+    *result = cudaSuccess;
+    if (err == cudaSuccess)
+        return;
+    struct recorded failed = *last;
+    t->records.count--;
+    fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(err));
+    *result = record_forward(&t->records, &failed); /* its bytes stay in the arena until the sequence ends */
+}
+
+/* Whether the thread can switch to following other without changing what it does with the calls so far. */
+static bool follows_same_path(const struct tracker *t, const struct region *other)
+{
+    if (t->mode == FOLLOW_RECAPTURE)
+        return other->graph ? other->robust : other->state == REGION_WANTED;
+    if (other->graph && other->robust)
+        return false;
+    return (t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED);
 }
 
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
@@ -511,7 +689,7 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     call_signature(c, src_memory, dst_memory, &sig);
     unsigned position = t->observed_count;
     if (position == 0)
-        start_sequence(t, &sig);
+        start_sequence(t, &sig, c->stream);
     struct region *r = t->region;
     bool matches = t->mode != FOLLOW_NONE && position < r->length && sig_equal(&r->sigs[position], &sig);
     if (matches) {
@@ -527,14 +705,14 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         if (!t->overflow) {
             /* Another known region may begin with the same calls. */
             struct region *other = regions_candidate(&t->table, t->observed, position + 1);
-            if (other && (t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED)) {
+            if (other && follows_same_path(t, other)) {
                 t->region = r = other;
                 matches = true;
             }
         }
     }
     if (!matches) {
-        if (t->mode == FOLLOW_REPLAY)
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_MISMATCH, hook_table[c->api].name);
         t->mode = FOLLOW_NONE;
         if (t->period) {
@@ -544,8 +722,15 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         }
         return false;
     }
+    const char *why;
+    if (t->mode == FOLLOW_RECAPTURE &&
+        !capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
+        fall_back(t, FALLBACK_UNSUPPORTED, why);
+        cut_if_period_done(t);
+        return false;
+    }
     if (!record_append(&t->records, c, src_memory)) {
-        if (t->mode == FOLLOW_REPLAY)
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;
         cut_if_period_done(t);
@@ -555,10 +740,41 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         cut_if_period_done(t);
         return false;
     }
+    if (t->mode == FOLLOW_RECAPTURE) {
+        recapture_call(t, c, result);
+        cut_if_period_done(t);
+        return true;
+    }
     set_pending(t, true);
     note_held(t, c);
     *result = cudaSuccess;
     cut_if_period_done(t);
+    return true;
+}
+
+/* Whether stream takes part in one of the shim's robust-path captures, on any thread. */
+static bool shim_captures_stream(cudaStream_t stream)
+{
+    bool found = false;
+    pthread_mutex_lock(&trackers_lock);
+    for (struct tracker *t = trackers; t && !found; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        found = t->capture.active && capture_holds(&t->capture, stream);
+        pthread_mutex_unlock(&t->lock);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+    return found;
+}
+
+/* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
+static bool answer_capture_query(const struct call *c, cudaError_t *result)
+{
+    if (atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0 || !shim_captures_stream(c->stream))
+        return false;
+    if (c->status_out == NULL)
+        return false; /* let the runtime report the bad argument */
+    *c->status_out = cudaStreamCaptureStatusNone;
+    *result = cudaSuccess;
     return true;
 }
 
@@ -568,6 +784,8 @@ bool engine_call(const struct call *c, cudaError_t *result)
     struct tracker *t = tracker_self();
     if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false;
+    if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO)
+        return answer_capture_query(c, result);
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
         submit_other_threads(t, c);
     bool taken = false;
@@ -588,6 +806,8 @@ bool engine_call(const struct call *c, cudaError_t *result)
     case CALL_EVENT_CREATE:
     case CALL_STREAM_CREATE:
     case CALL_CAPTURE_QUERY:
+    case CALL_CAPTURE_STATUS:
+    case CALL_CAPTURE_INFO:
     case CALL_ERROR_CHECK:
         break; /* no effect on ordering */
     case CALL_CAPTURE:
@@ -625,13 +845,14 @@ void engine_shutdown(void)
     for (struct tracker *t = trackers; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         if (t->pending)
-            submit_held_back(t);
+            release_held(t);
         struct region *r, *tmp;
         HASH_ITER(hh, t->table.by_hash, r, tmp)
             if (r->graph) {
-                region_graph_destroy(r->graph);
+                destroy_graph_of(r);
                 r->graph = NULL;
             }
+        capture_session_fini(&t->capture);
         pthread_mutex_unlock(&t->lock);
     }
     pthread_mutex_unlock(&trackers_lock);

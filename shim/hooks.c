@@ -41,6 +41,8 @@ const char *call_kind_name(enum call_kind kind)
         [CALL_FREE] = "free",
         [CALL_CAPTURE] = "capture",
         [CALL_CAPTURE_QUERY] = "capture_query",
+        [CALL_CAPTURE_STATUS] = "capture_status",
+        [CALL_CAPTURE_INFO] = "capture_info",
         [CALL_GRAPH_LAUNCH] = "graph_launch",
         [CALL_ERROR_CHECK] = "error_check",
     };

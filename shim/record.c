@@ -41,6 +41,17 @@ static long arena_take(struct record_list *list, size_t n)
 }
 
 /* Describes a call's shape for matching: its signature. */
+/* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
+size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count)
+{
+    size_t total = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (((sigs[i].copy_kind >> 8) & 0xf) == MEMORY_PAGEABLE)
+            total += (sigs[i].bytes + 15) & ~(uint64_t)15;
+    return total;
+}
+
+/* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
 {

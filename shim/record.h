@@ -53,4 +53,7 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);
 
+/* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
+size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
+
 #endif

@@ -1,0 +1,335 @@
+/*
+ * The robust path: a region re-captured from the program's own calls each
+ * time, applied with cudaGraphExecUpdate.
+ *
+ * The fast path (region_graph.c) holds calls back and launches a graph built
+ * once; that is only safe when the shim sees every piece of work on the
+ * region's streams.  Here every call is forwarded as it arrives, into a
+ * relaxed-mode capture of the region's streams, so work the shim cannot see
+ * (a library launching through the driver API) lands in the same capture,
+ * in the program's order, instead of running early.  At the region's end the
+ * capture becomes a graph that updates the region's executable graph (or a
+ * new one is instantiated when the update is refused) and is launched.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "region_capture.h"
+#include "runtime.h"
+
+struct region_capture {
+    cudaGraphExec_t exec;
+};
+
+/* Whether a region starting on this stream can be captured: not the legacy or per-thread default stream. */
+bool capture_stream_eligible(cudaStream_t stream)
+{
+    return stream != cudaStreamLegacy && stream != cudaStreamPerThread && stream != NULL;
+}
+
+/*
+ * Readies the staging buffer for a new capture: the previous launch that
+ * read it must be done (as an eager copy from pageable memory would be
+ * before returning), and it grows to what the last capture needed.
+ */
+static cudaError_t prepare_staging(struct capture_session *s)
+{
+    cudaError_t err = cudaSuccess;
+    if (s->staging_in_flight) {
+        err = REAL_CALL(cudaEventSynchronize, s->staging_free);
+        s->staging_in_flight = false;
+    }
+    s->staging_used = 0;
+    if (err != cudaSuccess || s->staging_needed <= s->staging_size)
+        return err;
+    if (s->staging)
+        REAL_CALL(cudaFreeHost, s->staging);
+    s->staging = NULL;
+    s->staging_size = 0;
+    err = REAL_CALL(cudaMallocHost, (void **)&s->staging, s->staging_needed);
+    if (err == cudaSuccess)
+        s->staging_size = s->staging_needed;
+    if (err == cudaSuccess && s->staging_free == NULL)
+        err = REAL_CALL(cudaEventCreateWithFlags, &s->staging_free, cudaEventDisableTiming);
+    return err;
+}
+
+/* The room a staged copy of bytes takes in the staging buffer. */
+static size_t staged_size(size_t bytes)
+{
+    return (bytes + 15) & ~(size_t)15;
+}
+
+/* Starts a relaxed-mode capture on origin, which the program cannot see, with room to stage staging_bytes. */
+cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t staging_bytes)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    if (s->staging_needed < staging_bytes)
+        s->staging_needed = staging_bytes;
+    /* Relaxed: the program's other calls (on this thread or others) stay legal while the shim captures. */
+    cudaError_t err = prepare_staging(s);
+    if (err == cudaSuccess && s->fork == NULL)
+        err = REAL_CALL(cudaEventCreateWithFlags, &s->fork, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
+    /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
+    if (err == cudaSuccess && REAL_CALL(cudaEventRecord, s->fork, origin) != cudaSuccess) {
+        cudaGraph_t empty = NULL;
+        REAL_CALL(cudaStreamEndCapture, origin, &empty);
+        if (empty)
+            RT_CALL(cudaGraphDestroy, empty);
+        err = cudaErrorStreamCaptureInvalidated;
+    }
+    errors_restore(&saved);
+    if (err != cudaSuccess)
+        return err;
+    s->active = true;
+    s->streams[0] = origin;
+    s->stream_count = 1;
+    s->event_count = 0;
+    return cudaSuccess;
+}
+
+/* Whether stream takes part in the capture. */
+bool capture_holds(const struct capture_session *s, cudaStream_t stream)
+{
+    for (unsigned i = 0; i < s->stream_count; i++)
+        if (s->streams[i] == stream)
+            return true;
+    return false;
+}
+
+/* Whether event was recorded inside the capture. */
+static bool recorded_inside(const struct capture_session *s, cudaEvent_t event)
+{
+    for (unsigned i = 0; i < s->event_count; i++)
+        if (s->events[i] == event)
+            return true;
+    return false;
+}
+
+/* Whether c can be forwarded into the capture (see region_capture.h); if not, *why says why. */
+bool capture_admits(struct capture_session *s, const struct call *c, bool pageable_source, const char **why)
+{
+    if (!capture_stream_eligible(c->stream)) {
+        *why = "the legacy or per-thread default stream cannot take part in a capture";
+        return false;
+    }
+    if (pageable_source && s->staging_used + staged_size(c->bytes) > s->staging_size) {
+        if (s->staging_needed < s->staging_used + staged_size(c->bytes))
+            s->staging_needed = s->staging_used + staged_size(c->bytes);
+        *why = "the staging buffer for pageable copies is too small (it grows for the next time)";
+        return false;
+    }
+    if (c->kind == CALL_EVENT_RECORD && !recorded_inside(s, c->event) && s->event_count == CAPTURE_EVENTS_MAX) {
+        *why = "too many events recorded in one region";
+        return false;
+    }
+    if (!capture_holds(s, c->stream) && s->stream_count == CAPTURE_STREAMS_MAX) {
+        *why = "too many streams in one region";
+        return false;
+    }
+    return true;
+}
+
+/* Forwards a recorded call into the capture and notes what it adds to it; returns what the runtime says. */
+cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r)
+{
+    const struct call *c = &r->call;
+    cudaError_t err;
+    bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
+    if (!capture_holds(s, c->stream) && !joins_by_itself) {
+        /* A stream new to the capture joins it at its start: no order is added, none lost. */
+        err = REAL_CALL(cudaStreamWaitEvent, c->stream, s->fork, 0);
+        if (err != cudaSuccess)
+            return err;
+        s->streams[s->stream_count++] = c->stream;
+    }
+    if (c->kind == CALL_EVENT_WAIT && !recorded_inside(s, c->event)) {
+        /* An event recorded before the capture: a wait node keeps the dependency. */
+        return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags | cudaEventWaitExternal);
+    }
+    if (r->staged) {
+        unsigned char *copy = s->staging + s->staging_used;
+        memcpy(copy, record_bytes(list, r), c->bytes);
+        s->staging_used += staged_size(c->bytes);
+        return REAL_CALL(cudaMemcpyAsync, c->dst, copy, c->bytes, c->copy_kind, c->stream);
+    }
+    err = record_forward(list, r);
+    if (err != cudaSuccess)
+        return err;
+    if (joins_by_itself && !capture_holds(s, c->stream))
+        s->streams[s->stream_count++] = c->stream; /* it joined the capture */
+    if (c->kind == CALL_EVENT_RECORD && !recorded_inside(s, c->event))
+        s->events[s->event_count++] = c->event;
+    return cudaSuccess;
+}
+
+/* Makes sure a private join event exists. */
+static cudaError_t join_event(cudaEvent_t *event)
+{
+    return *event ? cudaSuccess : REAL_CALL(cudaEventCreateWithFlags, event, cudaEventDisableTiming);
+}
+
+/* Joins every other stream of the capture back to its origin, as cudaStreamEndCapture requires. */
+static cudaError_t join_back(struct capture_session *s)
+{
+    cudaError_t err = cudaSuccess;
+    for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++) {
+        err = join_event(&s->joins[i]);
+        if (err == cudaSuccess)
+            err = REAL_CALL(cudaEventRecord, s->joins[i], s->streams[i]);
+        if (err == cudaSuccess)
+            err = REAL_CALL(cudaStreamWaitEvent, s->streams[0], s->joins[i], 0);
+    }
+    return err;
+}
+
+/* Submits the recorded calls one by one, in order: the capture's work is lost. */
+static void resubmit(const struct record_list *list)
+{
+    for (unsigned i = 0; i < list->count; i++)
+        (void)record_forward(list, &list->calls[i]); /* errors stay in the runtime, as eager ones would */
+}
+
+/* An executable graph for graph: rc's updated in place if it accepts it, else a new one; NULL on failure. */
+static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t graph, enum capture_outcome *outcome,
+                                      cudaError_t *error)
+{
+    if (rc && rc->exec) {
+        cudaGraphExecUpdateResultInfo info;
+        if (RT_CALL(cudaGraphExecUpdate, rc->exec, graph, &info) == cudaSuccess) {
+            *outcome = CAPTURE_UPDATED;
+            return rc->exec;
+        }
+        RT_CALL(cudaGraphExecDestroy, rc->exec);
+        rc->exec = NULL;
+    }
+    cudaGraphExec_t exec = NULL;
+    *error = RT_CALL(cudaGraphInstantiate, &exec, graph, 0);
+    if (*error != cudaSuccess)
+        return NULL;
+    *outcome = CAPTURE_INSTANTIATED;
+    if (rc)
+        rc->exec = exec;
+    return exec;
+}
+
+/*
+ * Launches exec on the origin after the other streams' earlier work, then
+ * orders the other streams' later work after it.  The program's events
+ * recorded inside the capture are recorded again after the launch: an event
+ * recorded in a capture is unusable afterwards until it is recorded outside
+ * one, and after the whole graph is a point no earlier than the original.
+ */
+static cudaError_t launch_in_order(struct capture_session *s, cudaGraphExec_t exec, bool *launched)
+{
+    cudaError_t err = cudaSuccess;
+    *launched = false;
+    for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++) {
+        err = REAL_CALL(cudaEventRecord, s->joins[i], s->streams[i]);
+        if (err == cudaSuccess)
+            err = REAL_CALL(cudaStreamWaitEvent, s->streams[0], s->joins[i], 0);
+    }
+    if (err == cudaSuccess)
+        err = REAL_CALL(cudaGraphLaunch, exec, s->streams[0]);
+    if (err != cudaSuccess)
+        return err;
+    *launched = true;
+    if (s->staging_used) {
+        err = REAL_CALL(cudaEventRecord, s->staging_free, s->streams[0]);
+        s->staging_in_flight = err == cudaSuccess;
+    }
+    if (s->stream_count > 1 && err == cudaSuccess) {
+        err = join_event(&s->after);
+        if (err == cudaSuccess)
+            err = REAL_CALL(cudaEventRecord, s->after, s->streams[0]);
+        for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++)
+            err = REAL_CALL(cudaStreamWaitEvent, s->streams[i], s->after, 0);
+    }
+    for (unsigned i = 0; i < s->event_count && err == cudaSuccess; i++)
+        err = REAL_CALL(cudaEventRecord, s->events[i], s->streams[0]);
+    return err;
+}
+
+/* Ends the capture and runs what it holds in the program's order (see region_capture.h). */
+enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
+                                    const struct record_list *list, cudaError_t *error)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    enum capture_outcome outcome = CAPTURE_RESUBMITTED;
+    cudaGraph_t graph = NULL;
+    *error = join_back(s);
+    cudaError_t end = REAL_CALL(cudaStreamEndCapture, s->streams[0], &graph);
+    s->active = false;
+    if (*error == cudaSuccess)
+        *error = end;
+    if (keep && *rc == NULL)
+        *rc = calloc(1, sizeof **rc);
+    keep = keep && *rc != NULL; /* out of memory: run it once all the same */
+    cudaGraphExec_t exec = NULL;
+    bool launched = false;
+    if (end == cudaSuccess && graph != NULL) {
+        exec = executable_for(keep ? *rc : NULL, graph, &outcome, error);
+        if (exec) {
+            cudaError_t err = launch_in_order(s, exec, &launched);
+            if (*error == cudaSuccess)
+                *error = err;
+        }
+    }
+    if (!launched) {
+        resubmit(list);
+        outcome = CAPTURE_RESUBMITTED;
+    }
+    if (exec && !keep)
+        RT_CALL(cudaGraphExecDestroy, exec);
+    if (graph)
+        RT_CALL(cudaGraphDestroy, graph);
+    errors_restore(&saved);
+    /* Launched: the work is submitted, only the ordering around it failed.  Owe the error rather than resubmit. */
+    if (launched && *error != cudaSuccess)
+        errors_owe(*error);
+    return outcome;
+}
+
+/* Destroys a region's robust-path graph. */
+void region_capture_destroy(struct region_capture *rc)
+{
+    if (rc == NULL)
+        return;
+    struct saved_error saved;
+    errors_save(&saved);
+    if (rc->exec)
+        RT_CALL(cudaGraphExecDestroy, rc->exec);
+    errors_restore(&saved);
+    free(rc);
+}
+
+/* Frees a session's private events (at exit). */
+void capture_session_fini(struct capture_session *s)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    for (unsigned i = 0; i < CAPTURE_STREAMS_MAX; i++)
+        if (s->joins[i]) {
+            REAL_CALL(cudaEventDestroy, s->joins[i]);
+            s->joins[i] = NULL;
+        }
+    cudaEvent_t *own[] = {&s->after, &s->fork, &s->staging_free};
+    if (s->staging_in_flight)
+        REAL_CALL(cudaEventSynchronize, s->staging_free);
+    for (unsigned i = 0; i < sizeof own / sizeof *own; i++)
+        if (*own[i]) {
+            REAL_CALL(cudaEventDestroy, *own[i]);
+            *own[i] = NULL;
+        }
+    if (s->staging)
+        REAL_CALL(cudaFreeHost, s->staging);
+    s->staging = NULL;
+    errors_restore(&saved);
+}
