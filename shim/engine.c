@@ -879,15 +879,16 @@ void engine_summary(bool to_log)
                 }
             if (to_log)
                 log_always(LOG_INFO,
-                       "region %u (thread %u, %u calls): %llu passed through, %llu replays, %llu calls not "
-                       "submitted one by one, %llu nodes patched, fallbacks: %s",
-                       r->id, t->thread_number, r->length, s->sightings, s->replays, s->calls_saved, s->args_patched,
-                       used ? reasons : "none");
+                       "region %u (thread %u, %u calls): %llu passed through, %llu replays (%llu re-captured), "
+                       "%llu calls not submitted one by one, %llu nodes patched, fallbacks: %s",
+                       r->id, t->thread_number, r->length, s->sightings, s->replays, s->recaptures, s->calls_saved,
+                       s->args_patched, used ? reasons : "none");
             trace_event("region_summary",
                         "\"region\":%u,\"thread\":%u,\"calls\":%u,\"state\":\"%s\",\"sightings\":%llu,"
-                        "\"replays\":%llu,\"calls_saved\":%llu,\"patched\":%llu,\"builds\":%llu,\"evictions\":%llu",
+                        "\"replays\":%llu,\"recaptures\":%llu,\"calls_saved\":%llu,\"patched\":%llu,\"builds\":%llu,"
+                        "\"evictions\":%llu",
                         r->id, t->thread_number, r->length, region_state_name(r->state), s->sightings, s->replays,
-                        s->calls_saved, s->args_patched, s->builds, s->evictions);
+                        s->recaptures, s->calls_saved, s->args_patched, s->builds, s->evictions);
         }
     }
     pthread_mutex_unlock(&trackers_lock);

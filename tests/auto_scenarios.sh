@@ -11,6 +11,7 @@ EXPECTED="$top_srcdir/tests/standin/expected"
 # NAME: the log line each scenario must show (a fixed string), with every region worth a graph.
 expectations='
 alternating_args|region 2: replayed as a graph (3 calls in one launch, 3 nodes patched)
+capture_status|region 2: replayed as a graph
 d2h_each|region 2: replayed as a graph
 event_timing|region 2: replayed as a graph
 fork_join|graph built (16 nodes on 3 streams)
@@ -48,6 +49,45 @@ echo "$expectations" | while IFS='|' read -r name line; do
 done > "$WORK/report" 2>&1
 cat "$WORK/report"
 grep -q '^FAIL' "$WORK/report" && failures=1
+
+# The robust path (REPRISE_REPLAY=robust: re-capture each occurrence, cudaGraphExecUpdate): same results, and
+# the decision each scenario provokes there.
+robust_expectations='
+alternating_args|region 2: replayed on the robust path
+capture_status|region 2: replayed on the robust path
+d2h_each|region 2: replayed on the robust path
+event_timing|region 2: replayed on the robust path
+fork_join|region 2: replayed on the robust path
+host_func|region 2: replayed on the robust path
+launch_loop|region 2: replayed on the robust path
+legacy_stream|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
+own_graph|(program_graph: cudaStreamBeginCapture)
+pageable_h2d|region 2: replayed on the robust path
+per_thread|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
+query_sync|fell back after
+symbol_update|replayed on the robust path
+sync_free|region 1: replayed on the robust path
+two_shapes|region 3: replayed on the robust path
+two_threads|replayed on the robust path
+malloc_in_loop|replayed on the robust path
+'
+echo "$robust_expectations" | while IFS='|' read -r name line; do
+    [ -n "$name" ] || continue
+    prog="$SCEN/$name"
+    for seed in 1 2; do
+        with_shim REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=$seed \
+            "$prog" > "$WORK/$name.robust.$seed.out" 2> "$WORK/$name.robust.$seed.log" ||
+            fail "$name (robust, seed $seed) exited $?"
+        if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out"; then
+            fail "$name (robust, seed $seed): output differs from the H200's without the shim"
+            diff "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out" | head -10 >&2
+        fi
+    done
+    expect_in "$WORK/$name.robust.1.log" "$line"
+    echo "$name (robust): ok"
+done > "$WORK/robust-report" 2>&1
+cat "$WORK/robust-report"
+grep -q '^FAIL' "$WORK/robust-report" && failures=1
 
 # A trace asked for, the log left at its default: the per-region summary goes to the trace only.
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRACE="$WORK/quiet.json" "$SCEN/launch_loop" > "$WORK/quiet.out" 2> "$WORK/quiet.err" ||

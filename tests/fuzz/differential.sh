@@ -5,6 +5,7 @@
 #   plain  without the shim                               (STANDIN_SEED=a)
 #   off    LD_PRELOAD=libreprise.so REPRISE_MODE=off      (STANDIN_SEED=b)
 #   auto   REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1   (STANDIN_SEED=a)
+#   robust the same with REPRISE_REPLAY=robust, odd seeds (STANDIN_SEED=a)
 # and all three must print the same and exit 0.  a = seed%7+1, b = the next
 # one: plain against off also checks that the program does not depend on the
 # scheduler; plain against auto isolates the engine (same scheduler seed).
@@ -52,6 +53,15 @@ if [ "$1" = "--worker" ]; then
             bad="exit status: plain $rc_plain, off $rc_off, auto $rc_auto"
         cmp -s "$o.plain" "$o.off" || bad="$bad${bad:+; }off differs from plain"
         cmp -s "$o.plain" "$o.auto" || bad="$bad${bad:+; }auto differs from plain"
+        if [ $((seed % 2)) -eq 1 ]; then
+            env STANDIN_SEED=$a LD_PRELOAD="$shim" REPRISE_MODE=auto REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=1 \
+                REPRISE_TRACE="$o.rtrace" $limit "$prog" "$seed" > "$o.robust" 2> "$o.robust.err"
+            rc_robust=$?
+            [ $rc_robust -eq 0 ] || bad="$bad${bad:+; }robust exited $rc_robust"
+            cmp -s "$o.plain" "$o.robust" || bad="$bad${bad:+; }robust (REPRISE_REPLAY=robust) differs from plain"
+            grep -q '"path":"robust"' "$o.rtrace" 2> /dev/null && echo "$seed" >> "$dir/robust.$$"
+            rm -f "$o.robust" "$o.robust.err" "$o.rtrace"
+        fi
         if [ -n "$bad" ]; then
             {
                 echo "seed $seed: $bad"
@@ -123,6 +133,10 @@ awk -v seeds="$seeds" '
         print replayed, n > "'"$WORK/totals"'"
     }' "$WORK/stats"
 read -r replayed reasons < "$WORK/totals"
+odd=$(seq "$first" "$last" | awk '$1 % 2 == 1' | wc -l)
+robust=$(cat "$WORK"/robust.* 2> /dev/null | wc -l)
+echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd odd seeds"
+[ $((robust * 2)) -ge "$odd" ] || fail "the robust path captured graphs in only $robust of $odd odd seeds"
 [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
 [ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"
 

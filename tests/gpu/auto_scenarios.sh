@@ -22,10 +22,12 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 
 for prog in "$DIR"/*.gpu; do
     name=$(basename "$prog" .gpu)
-    for mode in off auto; do
+    for mode in off auto robust; do
         status=0
-        $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=$mode REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=1 \
-            "$prog" > "$WORK/$name.$mode.out" 2> "$WORK/$name.$mode.log" || status=$?
+        shim_mode=$mode replay=auto
+        [ $mode = robust ] && shim_mode=auto replay=robust
+        $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=$shim_mode REPRISE_REPLAY=$replay REPRISE_LOG=info \
+            REPRISE_STATS=1 STANDIN_SEED=1 "$prog" > "$WORK/$name.$mode.out" 2> "$WORK/$name.$mode.log" || status=$?
         echo "$status" > "$WORK/$name.$mode.status"
     done
     if [ "$(cat "$WORK/$name.off.status")" = 77 ]; then
@@ -38,9 +40,18 @@ for prog in "$DIR"/*.gpu; do
         fail "$name: auto differs from off"
         diff "$WORK/$name.off.out" "$WORK/$name.auto.out" | head -10 >&2
     fi
+    if cmp -s "$WORK/$name.off.out" "$WORK/$name.robust.out" &&
+        cmp -s "$WORK/$name.off.status" "$WORK/$name.robust.status"; then
+        echo "ok: $name: same output and status with REPRISE_REPLAY=robust"
+    else
+        fail "$name: auto with REPRISE_REPLAY=robust differs from off"
+        diff "$WORK/$name.off.out" "$WORK/$name.robust.out" | head -10 >&2
+    fi
     # The decisions, as the log tells them.
     grep -E 'info: (region|sync-free)' "$WORK/$name.auto.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
         grep -vE 'passed through, 0 replays' | head -8
+    grep -E 'info: (region [0-9]+: (replayed|fell)|a capture)' "$WORK/$name.robust.log" |
+        sed 's/^reprise\[[0-9:]*\] info: /    robust: /' | head -3
 done
 if [ -n "${GPU_SUITE_KEEP:-}" ]; then mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/; fi
 finish

@@ -60,6 +60,7 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/event_timing \
 	tests/scenarios/fork_join \
 	tests/scenarios/host_func \
+	tests/scenarios/capture_status \
 	tests/scenarios/launch_loop \
 	tests/scenarios/legacy_stream \
 	tests/scenarios/malloc_in_loop \
@@ -84,6 +85,9 @@ tests_scenarios_event_timing_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_fork_join_SOURCES = tests/scenarios/fork_join.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_fork_join_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_fork_join_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_capture_status_SOURCES = tests/scenarios/capture_status.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_capture_status_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_capture_status_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_host_func_SOURCES = tests/scenarios/host_func.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_host_func_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_host_func_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -131,6 +135,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/event_timing.out \
 	tests/standin/expected/fork_join.out \
 	tests/standin/expected/host_func.out \
+	tests/standin/expected/capture_status.out \
 	tests/standin/expected/launch_loop.out \
 	tests/standin/expected/legacy_stream.out \
 	tests/standin/expected/malloc_in_loop.out \
@@ -174,6 +179,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/event_timing.gpu \
 	tests/scenarios/fork_join.gpu \
 	tests/scenarios/host_func.gpu \
+	tests/scenarios/capture_status.gpu \
 	tests/scenarios/launch_loop.gpu \
 	tests/scenarios/legacy_stream.gpu \
 	tests/scenarios/malloc_in_loop.gpu \
@@ -219,6 +225,8 @@ tests/scenarios/event_timing.gpu: $(srcdir)/tests/scenarios/event_timing.c $(src
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_timing.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/fork_join.gpu: $(srcdir)/tests/scenarios/fork_join.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/fork_join.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/capture_status.gpu: $(srcdir)/tests/scenarios/capture_status.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/capture_status.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/host_func.gpu: $(srcdir)/tests/scenarios/host_func.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/host_func.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/launch_loop.gpu: $(srcdir)/tests/scenarios/launch_loop.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
