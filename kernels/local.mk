@@ -71,4 +71,4 @@ EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/auto_scenarios.sh \
 	tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
-	kernels/torch/tiny_chain.py kernels/torch/bench_common.py docs/bench/README.md
+	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md
