@@ -410,7 +410,10 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
 static void end_sequence(struct tracker *t, const struct call *boundary)
 {
     struct region *r = t->region;
-    materialize_observed(t);
+    /* A sequence that matched r call by call is r: its signatures need not be written out, hashed and compared. */
+    bool exactly_r = r != NULL && t->observed_stored == 0 && t->observed_count == r->length;
+    if (!exactly_r)
+        materialize_observed(t);
     if (boundary && t->period) {
         /* A sync ends the sync-free stretch: look for regions between syncs again. */
         t->period = 0;
@@ -426,7 +429,8 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         build_graph(t);
     }
     if (!t->overflow && t->observed_count > 0) {
-        struct region *seen = regions_sighting(&t->table, t->observed, t->observed_count);
+        struct region *seen = exactly_r ? regions_sighting_of(&t->table, r)
+                                        : regions_sighting(&t->table, t->observed, t->observed_count);
         if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == policy.min_repeats) {
             log_info("region %u: %u calls seen %u times alike; recording its next occurrence", seen->id,
                      seen->length, seen->stable);
