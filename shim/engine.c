@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ enum follow_mode {
 
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
 struct tracker {
-    pthread_mutex_t lock; /* its own thread takes it on every call; another only to submit held-back work */
+    atomic_bool busy;     /* a lock: its own thread takes it on every call; another only to submit held-back work */
     enum follow_mode mode;
     struct region *region;
     struct call_sig *observed;
@@ -70,6 +71,24 @@ static atomic_int program_captures;  /* the program's own captures in progress *
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 
+/*
+ * Takes t's lock.  Not a pthread mutex: its own thread takes it on every
+ * call, almost always free, and one atomic exchange is all that costs;
+ * another thread holds it only while it submits t's held-back work, so a
+ * waiter yields rather than sleeps.
+ */
+static inline void tracker_lock(struct tracker *t)
+{
+    while (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+        sched_yield();
+}
+
+/* Releases t's lock. */
+static inline void tracker_unlock(struct tracker *t)
+{
+    atomic_store_explicit(&t->busy, false, memory_order_release);
+}
+
 /* Reads the engine's options; called once at init when the mode is auto. */
 void engine_configure(void)
 {
@@ -88,7 +107,6 @@ static struct tracker *tracker_self(void)
     struct tracker *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
-    pthread_mutex_init(&t->lock, NULL);
     regions_init(&t->table, &policy);
     t->thread_number = log_thread_number();
     pthread_mutex_lock(&trackers_lock);
@@ -209,10 +227,10 @@ static void submit_other_threads(struct tracker *me, const struct call *c)
     for (struct tracker *t = trackers; t; t = t->next) {
         if (t == me || !t->pending)
             continue;
-        pthread_mutex_lock(&t->lock);
+        tracker_lock(t);
         if (t->pending && t->mode == FOLLOW_REPLAY && interacts(t, c))
             fall_back(t, FALLBACK_THREAD, hook_table[c->api].name);
-        pthread_mutex_unlock(&t->lock);
+        tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
 }
@@ -575,7 +593,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
         submit_other_threads(t, c);
     bool taken = false;
-    pthread_mutex_lock(&t->lock);
+    tracker_lock(t);
     switch (c->kind) {
     case CALL_LAUNCH:
     case CALL_COPY:
@@ -606,7 +624,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         end_sequence(t, c);
         break;
     }
-    pthread_mutex_unlock(&t->lock);
+    tracker_unlock(t);
     return taken;
 }
 
@@ -627,7 +645,7 @@ void engine_shutdown(void)
         return;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
-        pthread_mutex_lock(&t->lock);
+        tracker_lock(t);
         if (t->pending)
             submit_held_back(t);
         struct region *r, *tmp;
@@ -636,7 +654,7 @@ void engine_shutdown(void)
                 region_graph_destroy(r->graph);
                 r->graph = NULL;
             }
-        pthread_mutex_unlock(&t->lock);
+        tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
 }
