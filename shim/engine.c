@@ -146,7 +146,9 @@ static bool add_unique(const void **set, unsigned *count, unsigned capacity, con
 /* Notes the stream and event a held-back call uses. */
 static void note_held(struct tracker *t, const struct call *c)
 {
-    if (!add_unique(t->held_streams, &t->held_stream_count, sizeof t->held_streams / sizeof *t->held_streams,
+    /* Most held-back calls are on the stream of the call before them. */
+    bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
+    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, sizeof t->held_streams / sizeof *t->held_streams,
                     c->stream))
         t->held_everything = true;
     if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
@@ -510,6 +512,10 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig)
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
 }
 
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory);
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
+
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
 static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
 {
@@ -529,6 +535,21 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     } else if (c->kind == CALL_SET) {
         dst_memory = memory_of(c->dst); /* a memset node cannot move between device and host memory either */
     }
+    unsigned position = t->observed_count;
+    struct region *r = t->region;
+    /* The common case, a launch that is the region's next call, is compared in place: no signature is built. */
+    if (position > 0 && t->mode != FOLLOW_NONE && position < r->length && c->kind == CALL_LAUNCH &&
+        launch_matches(c, &r->sigs[position]))
+        t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
+    else if (!follow_signature(t, c, src_memory, dst_memory))
+        return false;
+    return hold_or_record(t, c, src_memory, result);
+}
+
+/* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory)
+{
     struct call_sig sig;
     call_signature(c, src_memory, dst_memory, &sig);
     unsigned position = t->observed_count;
@@ -566,6 +587,12 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         }
         return false;
     }
+    return true;
+}
+
+/* Keeps a call that matched the followed region: held back (true, with *result) or recorded and passed on. */
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result)
+{
     if (!record_append(&t->records, c, src_memory)) {
         if (t->mode == FOLLOW_REPLAY)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");

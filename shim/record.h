@@ -14,7 +14,7 @@ enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 
 /* One call, kept with copies of everything it pointed to that may change. */
 struct recorded {
-    struct call call;                   /* call.args and, for staged copies, call.src are stale: use below */
+    struct call call;                   /* its kind's fields only; call.args and, for staged copies, call.src are stale */
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
@@ -52,5 +52,16 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
 /* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);
+
+/* Whether a launch's signature is sig: sig_equal(call_signature(launch), sig) without building one. */
+static inline bool launch_matches(const struct call *launch, const struct call_sig *sig)
+{
+    /* The same api means sig is a launch's too, whose bytes, copy_kind and flags are zero. */
+    return sig->api == (uint32_t)launch->api && sig->stream == (uint64_t)(uintptr_t)launch->stream &&
+           sig->target == (uint64_t)(uintptr_t)launch->func && sig->grid[0] == launch->grid.x &&
+           sig->grid[1] == launch->grid.y && sig->grid[2] == launch->grid.z && sig->block[0] == launch->block.x &&
+           sig->block[1] == launch->block.y && sig->block[2] == launch->block.z &&
+           sig->shared_mem == (uint32_t)launch->shared_mem;
+}
 
 #endif
