@@ -94,7 +94,6 @@ static inline void copy_call(struct call *to, const struct call *from)
         to->func = from->func;
         to->grid = from->grid;
         to->block = from->block;
-        to->args = from->args;
         to->shared_mem = from->shared_mem;
         break;
     case CALL_COPY:
@@ -125,8 +124,8 @@ static inline void copy_call(struct call *to, const struct call *from)
     }
 }
 
-/* Appends a call; false if memory ran out or a kernel's parameters cannot be read. */
-bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
+/* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
+bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory)
 {
     if (list->count == list->capacity) {
         unsigned capacity = list->capacity ? list->capacity * 2 : 64;
