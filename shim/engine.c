@@ -148,8 +148,8 @@ static void note_held(struct tracker *t, const struct call *c)
 {
     /* Most held-back calls are on the stream of the call before them. */
     bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
-    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, sizeof t->held_streams / sizeof *t->held_streams,
-                    c->stream))
+    unsigned stream_capacity = sizeof t->held_streams / sizeof *t->held_streams;
+    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, stream_capacity, c->stream))
         t->held_everything = true;
     if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
         !add_unique(t->held_events, &t->held_event_count, sizeof t->held_events / sizeof *t->held_events, c->event))

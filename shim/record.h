@@ -14,7 +14,7 @@ enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 
 /* One call, kept with copies of everything it pointed to that may change. */
 struct recorded {
-    struct call call;                   /* its kind's fields only; call.args and, for staged copies, call.src are stale */
+    struct call call;                   /* its kind's fields only; args and, for staged copies, src are stale */
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */

@@ -116,7 +116,8 @@ int main(int argc, char **argv)
     cudaError_t last = cudaGetLastError();
     if (cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
         return 1;
-    printf("mode %s kernels %d iters %d last error %s\n", stub ? "stub" : "api", kernels, iters, cudaGetErrorName(last));
+    printf("mode %s kernels %d iters %d last error %s\n", stub ? "stub" : "api", kernels, iters,
+           cudaGetErrorName(last));
     report_hash("y", h, sizeof h);
     return 0;
 }
