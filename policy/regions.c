@@ -107,6 +107,12 @@ struct region *regions_sighting(struct region_table *t, const struct call_sig *s
         HASH_ADD(hh, t->by_hash, hash, sizeof r->hash, r);
         t->count++;
     }
+    return regions_sighting_of(t, r);
+}
+
+/* Records a complete sighting of exactly r's calls; returns r. */
+struct region *regions_sighting_of(struct region_table *t, struct region *r)
+{
     r->last_used = ++t->clock;
     r->stats.sightings++;
     r->stable++;

@@ -93,6 +93,13 @@ void regions_fini(struct region_table *t);
 struct region *regions_sighting(struct region_table *t, const struct call_sig *sigs, unsigned n);
 
 /*
+ * Records a complete sighting of exactly r's calls (a sequence that matched
+ * r call by call): what regions_sighting(t, r->sigs, r->length) does,
+ * without hashing and comparing them again.  Returns r.
+ */
+struct region *regions_sighting_of(struct region_table *t, struct region *r);
+
+/*
  * The region to follow given the first n calls of a new sequence: one that
  * is GRAPHED or WANTED and begins with exactly these calls, the most
  * recently used first.  NULL if none.

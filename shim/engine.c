@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ enum follow_mode {
 
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
 struct tracker {
-    pthread_mutex_t lock; /* its own thread takes it on every call; another only to submit held-back work */
+    atomic_bool busy;     /* a lock: its own thread takes it on every call; another only to submit held-back work */
     enum follow_mode mode;
     struct region *region;
     struct call_sig *observed;
@@ -74,6 +75,24 @@ static atomic_int shim_captures;     /* the shim's robust-path captures in progr
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 
+/*
+ * Takes t's lock.  Not a pthread mutex: its own thread takes it on every
+ * call, almost always free, and one atomic exchange is all that costs;
+ * another thread holds it only while it submits t's held-back work, so a
+ * waiter yields rather than sleeps.
+ */
+static inline void tracker_lock(struct tracker *t)
+{
+    while (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+        sched_yield();
+}
+
+/* Releases t's lock. */
+static inline void tracker_unlock(struct tracker *t)
+{
+    atomic_store_explicit(&t->busy, false, memory_order_release);
+}
+
 /* Reads the engine's options; called once at init when the mode is auto. */
 void engine_configure(void)
 {
@@ -92,7 +111,6 @@ static struct tracker *tracker_self(void)
     struct tracker *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
-    pthread_mutex_init(&t->lock, NULL);
     regions_init(&t->table, &policy);
     t->thread_number = log_thread_number();
     pthread_mutex_lock(&trackers_lock);
@@ -132,8 +150,10 @@ static bool add_unique(const void **set, unsigned *count, unsigned capacity, con
 /* Notes the stream and event a held-back call uses. */
 static void note_held(struct tracker *t, const struct call *c)
 {
-    if (!add_unique(t->held_streams, &t->held_stream_count, sizeof t->held_streams / sizeof *t->held_streams,
-                    c->stream))
+    /* Most held-back calls are on the stream of the call before them. */
+    bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
+    unsigned stream_capacity = sizeof t->held_streams / sizeof *t->held_streams;
+    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, stream_capacity, c->stream))
         t->held_everything = true;
     if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
         !add_unique(t->held_events, &t->held_event_count, sizeof t->held_events / sizeof *t->held_events, c->event))
@@ -245,10 +265,10 @@ static void submit_other_threads(struct tracker *me, const struct call *c)
     for (struct tracker *t = trackers; t; t = t->next) {
         if (t == me || !t->pending)
             continue;
-        pthread_mutex_lock(&t->lock);
+        tracker_lock(t);
         if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) && interacts(t, c))
             fall_back(t, FALLBACK_THREAD, hook_table[c->api].name);
-        pthread_mutex_unlock(&t->lock);
+        tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
 }
@@ -510,7 +530,10 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
 static void end_sequence(struct tracker *t, const struct call *boundary)
 {
     struct region *r = t->region;
-    materialize_observed(t);
+    /* A sequence that matched r call by call is r: its signatures need not be written out, hashed and compared. */
+    bool exactly_r = r != NULL && t->observed_stored == 0 && t->observed_count == r->length;
+    if (!exactly_r)
+        materialize_observed(t);
     if (boundary && t->period) {
         /* A sync ends the sync-free stretch: look for regions between syncs again. */
         t->period = 0;
@@ -528,7 +551,8 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         build_graph(t);
     }
     if (!t->overflow && t->observed_count > 0) {
-        struct region *seen = regions_sighting(&t->table, t->observed, t->observed_count);
+        struct region *seen = exactly_r ? regions_sighting_of(&t->table, r)
+                                        : regions_sighting(&t->table, t->observed, t->observed_count);
         if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == policy.min_repeats) {
             log_info("region %u: %u calls seen %u times alike; recording its next occurrence", seen->id,
                      seen->length, seen->stable);
@@ -666,6 +690,10 @@ static bool follows_same_path(const struct tracker *t, const struct region *othe
     return (t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED);
 }
 
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory);
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
+
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
 static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
 {
@@ -685,6 +713,21 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     } else if (c->kind == CALL_SET) {
         dst_memory = memory_of(c->dst); /* a memset node cannot move between device and host memory either */
     }
+    unsigned position = t->observed_count;
+    struct region *r = t->region;
+    /* The common case, a launch that is the region's next call, is compared in place: no signature is built. */
+    if (position > 0 && t->mode != FOLLOW_NONE && position < r->length && c->kind == CALL_LAUNCH &&
+        launch_matches(c, &r->sigs[position]))
+        t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
+    else if (!follow_signature(t, c, src_memory, dst_memory))
+        return false;
+    return hold_or_record(t, c, src_memory, result);
+}
+
+/* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory)
+{
     struct call_sig sig;
     call_signature(c, src_memory, dst_memory, &sig);
     unsigned position = t->observed_count;
@@ -722,6 +765,12 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         }
         return false;
     }
+    return true;
+}
+
+/* Keeps a call that matched the followed region: held back (true, with *result) or recorded and passed on. */
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result)
+{
     const char *why;
     if (t->mode == FOLLOW_RECAPTURE &&
         !capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
@@ -758,9 +807,9 @@ static bool shim_captures_stream(cudaStream_t stream)
     bool found = false;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t && !found; t = t->next) {
-        pthread_mutex_lock(&t->lock);
+        tracker_lock(t);
         found = t->capture.active && capture_holds(&t->capture, stream);
-        pthread_mutex_unlock(&t->lock);
+        tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
     return found;
@@ -789,7 +838,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
         submit_other_threads(t, c);
     bool taken = false;
-    pthread_mutex_lock(&t->lock);
+    tracker_lock(t);
     switch (c->kind) {
     case CALL_LAUNCH:
     case CALL_COPY:
@@ -822,7 +871,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         end_sequence(t, c);
         break;
     }
-    pthread_mutex_unlock(&t->lock);
+    tracker_unlock(t);
     return taken;
 }
 
@@ -843,7 +892,7 @@ void engine_shutdown(void)
         return;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
-        pthread_mutex_lock(&t->lock);
+        tracker_lock(t);
         if (t->pending)
             release_held(t);
         struct region *r, *tmp;
@@ -853,7 +902,7 @@ void engine_shutdown(void)
                 r->graph = NULL;
             }
         capture_session_fini(&t->capture);
-        pthread_mutex_unlock(&t->lock);
+        tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
 }

@@ -22,20 +22,26 @@ void record_free(struct record_list *list)
     memset(list, 0, sizeof *list);
 }
 
+/* Grows the arena to hold at least `needed` bytes; false if memory ran out. */
+static bool __attribute__((noinline)) arena_grow(struct record_list *list, size_t needed)
+{
+    size_t capacity = list->arena_capacity ? list->arena_capacity : 4096;
+    while (capacity < needed)
+        capacity *= 2;
+    unsigned char *grown = realloc(list->arena, capacity);
+    if (grown == NULL)
+        return false;
+    list->arena = grown;
+    list->arena_capacity = capacity;
+    return true;
+}
+
 /* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1. */
-static long arena_take(struct record_list *list, size_t n)
+static inline long arena_take(struct record_list *list, size_t n)
 {
     size_t offset = (list->arena_used + 15) & ~(size_t)15;
-    if (offset + n > list->arena_capacity) {
-        size_t capacity = list->arena_capacity ? list->arena_capacity : 4096;
-        while (capacity < offset + n)
-            capacity *= 2;
-        unsigned char *grown = realloc(list->arena, capacity);
-        if (grown == NULL)
-            return -1;
-        list->arena = grown;
-        list->arena_capacity = capacity;
-    }
+    if (__builtin_expect(offset + n > list->arena_capacity, 0) && !arena_grow(list, offset + n))
+        return -1;
     list->arena_used = offset + n;
     return (long)offset;
 }
@@ -88,24 +94,71 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
     }
 }
 
-/* Appends a call; false if memory ran out or a kernel's parameters cannot be read. */
-bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
+/* Copies the fields of a call that its kind fills (shim/call.h): the whole struct is three times larger. */
+static inline void copy_call(struct call *to, const struct call *from)
+{
+    to->api = from->api;
+    to->kind = from->kind;
+    to->stream = from->stream;
+    switch (from->kind) {
+    case CALL_LAUNCH:
+        to->func = from->func;
+        to->grid = from->grid;
+        to->block = from->block;
+        to->shared_mem = from->shared_mem;
+        break;
+    case CALL_COPY:
+        to->dst = from->dst;
+        to->src = from->src;
+        to->bytes = from->bytes;
+        to->copy_kind = from->copy_kind;
+        break;
+    case CALL_SET:
+        to->dst = from->dst;
+        to->value = from->value;
+        to->bytes = from->bytes;
+        break;
+    case CALL_HOST_FUNC:
+        to->host_fn = from->host_fn;
+        to->host_data = from->host_data;
+        break;
+    case CALL_EVENT_RECORD:
+        to->event = from->event;
+        break;
+    case CALL_EVENT_WAIT:
+        to->event = from->event;
+        to->flags = from->flags;
+        break;
+    default:
+        *to = *from;
+        break;
+    }
+}
+
+/* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
+bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory)
 {
     if (list->count == list->capacity) {
         unsigned capacity = list->capacity ? list->capacity * 2 : 64;
         struct recorded *grown = realloc(list->calls, sizeof *grown * capacity);
         if (grown == NULL)
             return false;
+        /* Zeroed, so that every slot's layout is NULL or the one a call in it had last. */
+        memset(grown + list->capacity, 0, sizeof *grown * (capacity - list->capacity));
         list->calls = grown;
         list->capacity = capacity;
     }
     struct recorded *r = &list->calls[list->count];
-    r->call = *call;
+    /* The slot's previous call was most likely this call's previous occurrence: the same kernel. */
+    const struct kernel_params *previous_layout = r->layout;
+    copy_call(&r->call, call);
     r->layout = NULL;
     r->staged = false;
     r->arena_offset = 0;
     if (call->kind == CALL_LAUNCH) {
-        const struct kernel_params *layout = kernel_params_of(call->func);
+        const struct kernel_params *layout = previous_layout && previous_layout->func == call->func
+                                                 ? previous_layout
+                                                 : kernel_params_of(call->func);
         if (layout == NULL)
             return false;
         long offset = arena_take(list, layout->total);

@@ -14,7 +14,7 @@ enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 
 /* One call, kept with copies of everything it pointed to that may change. */
 struct recorded {
-    struct call call;                   /* call.args and, for staged copies, call.src are stale: use below */
+    struct call call;                   /* its kind's fields only; args and, for staged copies, src are stale */
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
@@ -34,8 +34,46 @@ void record_reset(struct record_list *list);
 /* Frees the list's memory. */
 void record_free(struct record_list *list);
 
-/* Appends a call; false if memory ran out or a kernel's parameters cannot be read (the call must then pass through). */
-bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory);
+/* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
+bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
+
+/*
+ * Appends a call; false if memory ran out or a kernel's parameters cannot be
+ * read (the call must then pass through).  Inline for the common case, a
+ * launch of the kernel the same slot held last time, with room to spare.
+ */
+static inline bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
+{
+    struct recorded *r = &list->calls[list->count];
+    size_t offset = (list->arena_used + 15) & ~(size_t)15;
+    if (call->kind != CALL_LAUNCH || list->count == list->capacity || r->layout == NULL ||
+        r->layout->func != call->func || offset + r->layout->total > list->arena_capacity)
+        return record_append_any(list, call, src_memory);
+    const struct kernel_params *layout = r->layout;
+    unsigned char *block = list->arena + offset;
+    for (unsigned i = 0; i < layout->count; i++) {
+        /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
+        if (layout->size[i] == 8)
+            __builtin_memcpy(block + layout->offset[i], call->args[i], 8);
+        else if (layout->size[i] == 4)
+            __builtin_memcpy(block + layout->offset[i], call->args[i], 4);
+        else
+            __builtin_memcpy(block + layout->offset[i], call->args[i], layout->size[i]);
+    }
+    list->arena_used = offset + layout->total;
+    r->call.api = call->api;
+    r->call.kind = CALL_LAUNCH;
+    r->call.stream = call->stream;
+    r->call.func = call->func;
+    r->call.grid = call->grid;
+    r->call.block = call->block;
+    r->call.shared_mem = call->shared_mem;
+    r->call.args = NULL;
+    r->arena_offset = (uint32_t)offset;
+    r->staged = false;
+    list->count++;
+    return true;
+}
 
 /* The bytes a recorded call owns in the arena. */
 static inline unsigned char *record_bytes(const struct record_list *list, const struct recorded *r)
@@ -55,5 +93,15 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 
 /* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
+/* Whether a launch's signature is sig: sig_equal(call_signature(launch), sig) without building one. */
+static inline bool launch_matches(const struct call *launch, const struct call_sig *sig)
+{
+    /* The same api means sig is a launch's too, whose bytes, copy_kind and flags are zero. */
+    return sig->api == (uint32_t)launch->api && sig->stream == (uint64_t)(uintptr_t)launch->stream &&
+           sig->target == (uint64_t)(uintptr_t)launch->func && sig->grid[0] == launch->grid.x &&
+           sig->grid[1] == launch->grid.y && sig->grid[2] == launch->grid.z && sig->block[0] == launch->block.x &&
+           sig->block[1] == launch->block.y && sig->block[2] == launch->block.z &&
+           sig->shared_mem == (uint32_t)launch->shared_mem;
+}
 
 #endif

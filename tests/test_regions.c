@@ -72,6 +72,29 @@ static void test_candidates(void)
     regions_fini(&t);
 }
 
+/* A sighting of a region's own calls counts exactly as a sighting of the same signatures does. */
+static void test_sighting_of(void)
+{
+    struct region_table t, u;
+    regions_init(&t, &policy);
+    regions_init(&u, &policy);
+    struct call_sig a[5];
+    make_seq(a, 5, 7);
+    struct region *rt = regions_sighting(&t, a, 5), *ru = regions_sighting(&u, a, 5);
+    for (int i = 0; i < 6; i++) {
+        if (i == 3) {
+            regions_failed(&t, rt, FALLBACK_MISMATCH);
+            regions_failed(&u, ru, FALLBACK_MISMATCH);
+        }
+        CHECK(regions_sighting_of(&t, rt) == rt);
+        CHECK(regions_sighting(&u, a, 5) == ru);
+        CHECK(rt->state == ru->state && rt->stable == ru->stable && rt->last_used == ru->last_used);
+        CHECK(rt->stats.sightings == ru->stats.sightings && t.clock == u.clock);
+    }
+    regions_fini(&t);
+    regions_fini(&u);
+}
+
 /* Failures back off, longer each time; stable sightings bring a region back. */
 static void test_backoff(void)
 {
@@ -161,6 +184,7 @@ int main(void)
 {
     test_learning();
     test_candidates();
+    test_sighting_of();
     test_backoff();
     test_eviction();
     test_region_limit();

@@ -198,6 +198,38 @@ static cudaError_t get_kernel(cudaKernel_t *out, const void *func)
     return cudaSuccess;
 }
 
+/* The <<<>>> call configurations pushed and not yet popped, per thread (a kernel's arguments may launch too). */
+#define CONFIG_STACK_DEPTH 64
+struct pushed_config {
+    dim3 grid, block;
+    size_t shared_mem;
+    cudaStream_t stream;
+};
+static __thread struct pushed_config config_stack[CONFIG_STACK_DEPTH];
+static __thread unsigned config_depth;
+
+/* __cudaPushCallConfiguration: what a <<<>>> expression calls before the kernel's host stub; 0 means launch. */
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    if (config_depth == CONFIG_STACK_DEPTH)
+        return cudaErrorLaunchOutOfResources;
+    config_stack[config_depth++] = (struct pushed_config){gridDim, blockDim, sharedMem, stream};
+    return 0;
+}
+
+/* __cudaPopCallConfiguration: what the kernel's host stub calls to get the configuration pushed last. */
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (config_depth == 0)
+        return cudaErrorMissingConfiguration;
+    const struct pushed_config *c = &config_stack[--config_depth];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->shared_mem;
+    *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
 /* __cudaGetKernel: what nvcc's <<<>>> code calls first (CUDA 12.8+). */
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 {

@@ -252,3 +252,13 @@ tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 endif
+
+## bench_loop on the stand-in, for counting the shim's instructions per
+## held-back call (tools/callgrind-auto); tests/bench/held_back.sh checks
+## that its output does not depend on the mode.
+check_PROGRAMS += tests/bench/held_back_loop
+tests_bench_held_back_loop_SOURCES = tests/bench/held_back_loop.c tests/report.h kernels/kernels.h
+tests_bench_held_back_loop_LDADD = $(STANDIN_LINK_LIBS)
+tests_bench_held_back_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/bench/held_back.sh
+EXTRA_DIST += tests/bench/held_back.sh
