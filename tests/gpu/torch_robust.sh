@@ -1,0 +1,50 @@
+#!/bin/sh
+# On a real GPU, the robust path graphs an eager PyTorch program whose
+# regions hold work the shim cannot see: kernels/torch/side_stream.py runs an
+# MLP (cuBLAS GEMMs, launched through the driver API) on a non-blocking
+# stream, .item() ending each iteration.  Without the shim, with auto (which
+# must choose the robust path by itself: the GEMMs are unseen) and with
+# REPRISE_REPLAY=robust, stdout (checksums of every iteration) and exit
+# status must be the same, and the log must show regions replayed on the
+# robust path.  Skips (77) when python3 has no torch or sees no CUDA device.
+#
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+. "${top_srcdir:-.}/tests/lib.sh"
+script="$top_srcdir/kernels/torch/side_stream.py"
+PYTHON=${PYTHON:-python3}
+
+skip() {
+    echo "SKIP: $*" >&2
+    exit 77
+}
+command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
+"$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
+    skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+
+status=0
+$LIMIT "$PYTHON" "$script" > "$WORK/plain.out" 2> "$WORK/plain.err" || status=$?
+[ "$status" -eq 0 ] || { tail -5 "$WORK/plain.err" >&2; fail "side_stream.py fails without the shim (exit $status)"; finish; }
+grep -q '^checksum items ' "$WORK/plain.out" || fail "side_stream.py printed no checksum"
+
+for replay in auto robust; do
+    status=0
+    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_REPLAY=$replay REPRISE_LOG=info \
+        REPRISE_STATS=1 "$PYTHON" "$script" > "$WORK/$replay.out" 2> "$WORK/$replay.log" || status=$?
+    [ "$status" -eq 0 ] || { fail "side_stream.py with REPRISE_REPLAY=$replay exits $status"; tail -5 "$WORK/$replay.log" >&2; }
+    if cmp -s "$WORK/plain.out" "$WORK/$replay.out"; then
+        echo "ok: REPRISE_REPLAY=$replay: the same checksums as without the shim"
+    else
+        fail "side_stream.py with REPRISE_REPLAY=$replay prints other results"
+        diff "$WORK/plain.out" "$WORK/$replay.out" | head -6 >&2
+    fi
+    expect_in "$WORK/$replay.log" "replayed on the robust path"
+    grep -E 'info: (region [0-9]+: (replayed|graph|not graphed|moving|fell)|a capture)' "$WORK/$replay.log" |
+        sed 's/^reprise\[[0-9:]*\] info: /    /' | sort | uniq -c | sort -rn | head -6
+    grep -E 'info: region [0-9]+ \(thread' "$WORK/$replay.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
+        grep -v ' 0 replays' | head -4
+done
+if [ -n "${GPU_SUITE_KEEP:-}" ]; then mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/; fi
+finish
