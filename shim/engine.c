@@ -331,11 +331,8 @@ static void build_graph(struct tracker *t)
         return;
     }
     if (hidden_work_possible(why, sizeof why)) {
-        log_info("region %u: not graphed: %s is loaded and may launch through the driver API, unseen, on the same "
-                 "streams",
-                 r->id, why);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"%s is loaded and may launch through the driver API\"",
-                    r->id, why);
+        log_info("region %u: not graphed: work may reach the GPU unseen: %s", r->id, why);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen\"", r->id);
         regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
         return;
     }
@@ -604,6 +601,40 @@ bool engine_call(const struct call *c, cudaError_t *result)
     }
     pthread_mutex_unlock(&t->lock);
     return taken;
+}
+
+/* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
+void engine_foreign_call(cudaStream_t stream, const char *name, int captures)
+{
+    (void)stream; /* conservatively, any held-back work could be ordered against it */
+    if (atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return;
+    struct tracker *me = self;
+    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0)) {
+        pthread_mutex_lock(&trackers_lock);
+        for (struct tracker *t = trackers; t; t = t->next) {
+            if (t == me || !t->pending)
+                continue;
+            pthread_mutex_lock(&t->lock);
+            if (t->pending && t->mode == FOLLOW_REPLAY)
+                fall_back(t, FALLBACK_HIDDEN_WORK, name);
+            pthread_mutex_unlock(&t->lock);
+        }
+        pthread_mutex_unlock(&trackers_lock);
+    }
+    if (captures > 0)
+        atomic_fetch_add(&program_captures, 1);
+    else if (captures < 0 && atomic_load(&program_captures) > 0)
+        atomic_fetch_sub(&program_captures, 1);
+    if (me == NULL)
+        return;
+    /* Like a call the engine does not know: the sequence ends here, before the call. */
+    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    pthread_mutex_lock(&me->lock);
+    if (me->mode == FOLLOW_REPLAY && me->records.count != me->region->length)
+        fall_back(me, FALLBACK_HIDDEN_WORK, name);
+    end_sequence(me, &foreign);
+    pthread_mutex_unlock(&me->lock);
 }
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */

@@ -16,6 +16,15 @@ void engine_configure(void);
  */
 bool engine_call(const struct call *call, cudaError_t *result);
 
+/*
+ * A driver call the runtime did not make (a library's own launch, copy or
+ * sync, named by name): a boundary.  Every other thread's held-back work is
+ * submitted first; this thread's region ends there (a complete one is
+ * launched as its graph, an incomplete one falls back).  captures is +1 for
+ * a capture begun, -1 for one ended, else 0.  stream is not used yet.
+ */
+void engine_foreign_call(cudaStream_t stream, const char *name, int captures);
+
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take);
 
