@@ -63,7 +63,7 @@ __attribute__((optimize("O2", "optimize-sibling-calls"))) void *dlsym(void *hand
     dlsym_fn fn = find_real_dlsym();
     if (__builtin_expect(fn == NULL, 0))
         return NULL;
-    if (name[0] == 'c' && name[1] == 'u' && name[2] != 'd')
+    if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') /* cuX..., not cuda or cublas */
         return driver_substitute(name, fn(handle, name));
     return fn(handle, name);
 }

@@ -69,6 +69,8 @@ static atomic_int pending_trackers;  /* trackers holding calls back */
 static atomic_int program_captures;  /* the program's own captures in progress */
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
+/* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never foreign. */
+static __thread bool in_engine __attribute__((tls_model("initial-exec")));
 
 /* Reads the engine's options; called once at init when the mode is auto. */
 void engine_configure(void)
@@ -565,6 +567,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     struct tracker *t = tracker_self();
     if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false;
+    in_engine = true;
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
         submit_other_threads(t, c);
     bool taken = false;
@@ -600,6 +603,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         break;
     }
     pthread_mutex_unlock(&t->lock);
+    in_engine = false;
     return taken;
 }
 
@@ -607,8 +611,9 @@ bool engine_call(const struct call *c, cudaError_t *result)
 void engine_foreign_call(cudaStream_t stream, const char *name, int captures)
 {
     (void)stream; /* conservatively, any held-back work could be ordered against it */
-    if (atomic_load_explicit(&shut_down, memory_order_relaxed))
-        return;
+    if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
+    in_engine = true;
     struct tracker *me = self;
     if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0)) {
         pthread_mutex_lock(&trackers_lock);
@@ -626,8 +631,10 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures)
         atomic_fetch_add(&program_captures, 1);
     else if (captures < 0 && atomic_load(&program_captures) > 0)
         atomic_fetch_sub(&program_captures, 1);
-    if (me == NULL)
+    if (me == NULL) {
+        in_engine = false;
         return;
+    }
     /* Like a call the engine does not know: the sequence ends here, before the call. */
     static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
     pthread_mutex_lock(&me->lock);
@@ -635,6 +642,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures)
         fall_back(me, FALLBACK_HIDDEN_WORK, name);
     end_sequence(me, &foreign);
     pthread_mutex_unlock(&me->lock);
+    in_engine = false;
 }
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
@@ -652,6 +660,7 @@ void engine_shutdown(void)
 {
     if (atomic_exchange(&shut_down, true))
         return;
+    in_engine = true; /* never cleared: the engine is done */
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         pthread_mutex_lock(&t->lock);

@@ -8,8 +8,10 @@
 # region; observe counts the foreign calls.  A version of cuLaunchKernel
 # the shim has no wrapper for stops graphs (same output).  Negative
 # control: a route to the driver the shim cannot see makes auto's output
-# differ, so the comparison can fail.  tests/standin/dlsym_check checks
-# what dlsym and cuGetProcAddress hand out.
+# differ, so the comparison can fail.  The same across threads
+# (tests/scenarios/driver_threads).  A program importing a driver work
+# function the shim does not wrap graphs nothing (tests/standin/driver_import).
+# tests/standin/dlsym_check checks what dlsym and cuGetProcAddress hand out.
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$top_builddir/tests/scenarios/driver_library"
 [ -x "$PROG" ] || { echo "$PROG is not built" >&2; exit 99; }
@@ -56,4 +58,30 @@ with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$PROG" > "$WORK/unseen.o
     fail "unseen route under auto exited $?"
 ! cmp -s "$WORK/plain.out" "$WORK/unseen.out" ||
     fail "unseen launches did not change auto's output: this test could not catch a missed driver call"
+
+# Another thread's driver call on the legacy stream: the first thread's held-back launches go first.
+# (The library finds the stand-in libcuda.so.1 on the search path, as cuBLAS finds the driver.)
+THREADS="$top_builddir/tests/scenarios/driver_threads"
+export LD_LIBRARY_PATH="$top_builddir/tests/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+"$THREADS" > "$WORK/threads.out" || fail "driver_threads without the shim exited $?"
+expect_in "$WORK/threads.out" "errors 0"
+for seed in 1 2 3; do
+    with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=$seed "$THREADS" \
+        > "$WORK/threads.$seed.out" 2> "$WORK/threads.$seed.log" || fail "driver_threads (seed $seed) exited $?"
+    cmp -s "$WORK/threads.out" "$WORK/threads.$seed.out" || fail "driver_threads (seed $seed): output differs"
+done
+expect_in "$WORK/threads.1.log" "fell back after 3 of 3 calls (hidden_work: cuLaunchKernel)"
+with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$THREADS" > "$WORK/threads.unseen.out" 2> /dev/null ||
+    fail "driver_threads, unseen route, exited $?"
+! cmp -s "$WORK/threads.out" "$WORK/threads.unseen.out" ||
+    fail "driver_threads: unseen launches did not change auto's output"
+
+# A program linking libcuda and importing a driver work function without a wrapper: nothing graphed.
+IMPORT="$top_builddir/tests/standin/driver_import"
+"$IMPORT" > "$WORK/import.out" || fail "driver_import without the shim exited $?"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info "$IMPORT" > "$WORK/import.auto.out" 2> "$WORK/import.log" ||
+    fail "driver_import exited $?"
+cmp -s "$WORK/import.out" "$WORK/import.auto.out" || fail "driver_import: output differs"
+expect_in "$WORK/import.log" "not graphed: work may reach the GPU unseen: the program links the driver and calls cuLaunchKernel_v99"
+expect_not_in "$WORK/import.log" "replayed as a graph"
 finish

@@ -265,7 +265,14 @@ tests_standin_libfakeblas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -n
 	-export-symbols-regex '^fakeblas_'
 tests_standin_libfakeblas_la_LIBADD = tests/standin/libcudart_standin.la -ldl -lpthread
 
-check_PROGRAMS += tests/scenarios/driver_library tests/standin/dlsym_check
+check_PROGRAMS += tests/scenarios/driver_library tests/scenarios/driver_threads tests/standin/driver_import \
+	tests/standin/dlsym_check
+tests_scenarios_driver_threads_SOURCES = tests/scenarios/driver_threads.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_driver_threads_LDADD = tests/standin/libfakeblas.la $(STANDIN_LINK_LIBS) -lpthread
+tests_scenarios_driver_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_driver_import_SOURCES = tests/standin/driver_import.c $(STANDIN_SCENARIO_INCS)
+tests_standin_driver_import_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_driver_import_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_driver_library_SOURCES = tests/scenarios/driver_library.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_driver_library_LDADD = tests/standin/libfakeblas.la tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_driver_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
