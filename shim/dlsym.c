@@ -64,6 +64,6 @@ __attribute__((optimize("O2", "optimize-sibling-calls"))) void *dlsym(void *hand
     if (__builtin_expect(fn == NULL, 0))
         return NULL;
     if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') /* cuX..., not cuda or cublas */
-        return driver_substitute(name, fn(handle, name));
+        return driver_substitute(name, fn(handle, name), "dlsym");
     return fn(handle, name);
 }

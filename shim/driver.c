@@ -127,6 +127,11 @@ static void *translate(const char *symbol, void *fn, const char *how)
 {
     if (fn == NULL || !driver_resolve())
         return fn;
+    for (int id = 0; id < DRIVER_COUNT; id++)
+        if (fn == driver_wrappers[id])
+            return fn; /* already ours: the runtime asked the shim's cuGetProcAddress */
+    if (fn == (void *)cuGetProcAddress || fn == (void *)cuGetProcAddress_v2)
+        return fn;
     if (fn == atomic_load(&real_proc_address))
         return (void *)cuGetProcAddress;
     if (fn == atomic_load(&real_proc_address_v2))
@@ -139,10 +144,10 @@ static void *translate(const char *symbol, void *fn, const char *how)
     return fn;
 }
 
-/* What dlsym hands out for name when the real lookup found `found`: our wrapper if it is libcuda's function. */
-void *driver_substitute(const char *name, void *found)
+/* What to hand out for name when `how` (dlsym, cudaGetDriverEntryPoint) found `found`: our wrapper if it is libcuda's. */
+void *driver_substitute(const char *name, void *found, const char *how)
 {
-    return translate(name, found, "dlsym");
+    return translate(name, found, how);
 }
 
 /* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */

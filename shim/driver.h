@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* What dlsym hands out for name when the real lookup found `found`: our wrapper if it is libcuda's function. */
-void *driver_substitute(const char *name, void *found);
+/* What to hand out for name when `how` (dlsym, cudaGetDriverEntryPoint) found `found`: our wrapper if it is libcuda's. */
+void *driver_substitute(const char *name, void *found, const char *how);
 
 /* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */
 void *driver_real_address(void);

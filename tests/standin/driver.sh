@@ -43,6 +43,17 @@ expect_in "$WORK/trace.json" '"foreign_calls":{"cuLaunchKernel":45,"cuStreamSync
 with_shim "$PROG" > "$WORK/default.out" 2> /dev/null || fail "default auto exited $?"
 cmp -s "$WORK/plain.out" "$WORK/default.out" || fail "default auto: output differs"
 
+# The library asks the runtime (cudaGetDriverEntryPointByVersion), which answers through a route of
+# its own: the shim's hook of it hands out the wrapper all the same.
+with_shim REPRISE_MODE=observe REPRISE_LOG=info FAKEBLAS_ROUTE=runtime "$PROG" \
+    > "$WORK/route.out" 2> "$WORK/route.log" || fail "runtime route exited $?"
+cmp -s "$WORK/plain.out" "$WORK/route.out" || fail "runtime route: output differs"
+expect_in "$WORK/route.log" "driver calls from outside the runtime: cuLaunchKernel 45, cuStreamSynchronize 20"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info FAKEBLAS_ROUTE=runtime "$PROG" \
+    > "$WORK/route.auto.out" 2> "$WORK/route.auto.log" || fail "runtime route under auto exited $?"
+cmp -s "$WORK/plain.out" "$WORK/route.auto.out" || fail "runtime route under auto: output differs"
+expect_in "$WORK/route.auto.log" "replayed as a graph"
+
 # A cuLaunchKernel version the shim does not wrap: said once, nothing graphed, same results.
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info FAKEBLAS_CUDA_VERSION=99000 "$PROG" \
     > "$WORK/v99.out" 2> "$WORK/v99.log" || fail "unknown version exited $?"

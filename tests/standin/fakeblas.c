@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda.h>
 
@@ -38,10 +39,19 @@ static void find_driver(void)
     void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (libcuda == NULL)
         return;
+    const char *version = getenv("FAKEBLAS_CUDA_VERSION");
+    const char *route = getenv("FAKEBLAS_ROUTE");
+    if (route && strcmp(route, "runtime") == 0) {
+        enum cudaDriverEntryPointQueryResult found;
+        void *fn = NULL;
+        if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, version ? (unsigned)atoi(version) : 13000,
+                                             cudaEnableDefault, &found) == cudaSuccess)
+            launch_kernel = (launch_fn)fn;
+        return;
+    }
     const char *unseen = getenv("FAKEBLAS_UNSEEN");
     get_proc_fn get_proc = (get_proc_fn)dlsym(
         libcuda, unseen && *unseen == '1' ? "standin_private_get_proc_address" : "cuGetProcAddress_v2");
-    const char *version = getenv("FAKEBLAS_CUDA_VERSION");
     CUdriverProcAddressQueryResult status;
     void *fn = NULL;
     if (get_proc && get_proc("cuLaunchKernel", &fn, version ? atoi(version) : 13000, CU_GET_PROC_ADDRESS_DEFAULT,

@@ -6,7 +6,9 @@
  * Environment (for tests): FAKEBLAS_CUDA_VERSION, the cudaVersion it asks
  * cuGetProcAddress for (default 13000); FAKEBLAS_UNSEEN=1 asks the driver
  * stand-in's private entry point instead of cuGetProcAddress_v2, a route
- * the shim cannot see.
+ * the shim cannot see; FAKEBLAS_ROUTE=runtime asks the runtime's
+ * cudaGetDriverEntryPointByVersion instead (the stand-in runtime answers it
+ * through that private route: only the shim's hook of it can wrap it).
  */
 #ifndef FAKEBLAS_H
 #define FAKEBLAS_H

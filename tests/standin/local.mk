@@ -22,6 +22,7 @@ tests_standin_libcudart_standin_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 ## -rpath makes libtool build a real shared library out of a check_ one.
 tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
+tests_standin_libcudart_standin_la_LIBADD = -ldl
 
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
