@@ -334,7 +334,7 @@ static void build_graph(struct tracker *t)
     }
     if (hidden_work_possible(why, sizeof why)) {
         log_info("region %u: not graphed: work may reach the GPU unseen: %s", r->id, why);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen\"", r->id);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen: %s\"", r->id, why);
         regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
         return;
     }
