@@ -65,6 +65,7 @@ struct region {
     uint64_t last_used;    /* the table's clock when last seen or replayed */
     void *graph;           /* the shim's executable graph, or NULL */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
+    bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
     struct region_stats stats;
     UT_hash_handle hh;
 };

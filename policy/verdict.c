@@ -61,6 +61,10 @@ void describe_program(const struct program_profile *profile, struct verdict *out
                      "gain little from graphs",
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
     }
+    if (profile->foreign_calls)
+        say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): each one ends a region, so "
+                 "graphs hold only the runtime work between them",
+            profile->foreign_calls);
     if (profile->allocs_after_first_launch)
         say(out, "allocates between launches (%llu allocations after the first launch): a region holding an "
                  "allocation cannot be graphed",

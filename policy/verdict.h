@@ -12,6 +12,7 @@ struct program_profile {
     unsigned long long calls;                     /* every intercepted call */
     unsigned long long allocs_after_first_launch; /* allocations once work had started */
     unsigned streams;                             /* streams that carried work */
+    unsigned long long foreign_calls;             /* driver calls not made by the runtime (libraries' own) */
 };
 
 #define VERDICT_LINES_MAX 6

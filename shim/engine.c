@@ -60,6 +60,7 @@ struct tracker {
     unsigned period;      /* nonzero: cut the calls into regions of this many, without waiting for a sync */
     struct region_table table;
     struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
+    bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
     unsigned thread_number;
     struct tracker *next;
 };
@@ -74,6 +75,8 @@ static atomic_int program_captures;  /* the program's own captures in progress *
 static atomic_int shim_captures;     /* the shim's robust-path captures in progress */
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
+/* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never foreign. */
+static __thread bool in_engine __attribute__((tls_model("initial-exec")));
 
 /*
  * Takes t's lock.  Not a pthread mutex: its own thread takes it on every
@@ -418,11 +421,8 @@ static void build_graph(struct tracker *t)
         return;
     }
     if (hidden_work_possible(why, sizeof why)) {
-        log_info("region %u: not graphed: %s is loaded and may launch through the driver API, unseen, on the same "
-                 "streams",
-                 r->id, why);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"%s is loaded and may launch through the driver API\"",
-                    r->id, why);
+        log_info("region %u: not graphed: work may reach the GPU unseen: %s", r->id, why);
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen: %s\"", r->id, why);
         regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
         return;
     }
@@ -553,6 +553,11 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     if (!t->overflow && t->observed_count > 0) {
         struct region *seen = exactly_r ? regions_sighting_of(&t->table, r)
                                         : regions_sighting(&t->table, t->observed, t->observed_count);
+        if (seen && t->foreign_in_sequence && !seen->needs_robust) {
+            seen->needs_robust = true;
+            log_info("region %u: driver-API work (a library's own launches) runs inside it: it takes the robust path",
+                     seen->id);
+        }
         if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == policy.min_repeats) {
             log_info("region %u: %u calls seen %u times alike; recording its next occurrence", seen->id,
                      seen->length, seen->stable);
@@ -563,6 +568,7 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     t->observed_count = 0;
     t->observed_stored = 0;
     t->overflow = false;
+    t->foreign_in_sequence = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
     record_reset(&t->records);
@@ -606,11 +612,13 @@ static void cut_if_period_done(struct tracker *t)
         end_sequence(t, NULL);
 }
 
-/* Why the robust path is wanted for regions now (into why), or NULL for the fast path. */
-static const char *robust_path_reason(char *why, size_t len)
+/* Why region r wants the robust path now (into why), or NULL for the fast path. */
+static const char *robust_path_reason(const struct region *r, char *why, size_t len)
 {
     if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST)
         return "REPRISE_REPLAY=robust";
+    if (r->needs_robust)
+        return "driver-API work runs inside it";
     return hidden_work_possible(why, len) ? why : NULL;
 }
 
@@ -642,7 +650,7 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
     if (r == NULL || (r->graph && r->robust))
         goto robust;
     char why[256];
-    const char *reason = robust_path_reason(why, sizeof why);
+    const char *reason = robust_path_reason(r, why, sizeof why);
     if (reason == NULL || !capture_stream_eligible(stream))
         return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
     if (r->graph) {
@@ -835,6 +843,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         return false;
     if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO)
         return answer_capture_query(c, result);
+    in_engine = true;
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
         submit_other_threads(t, c);
     bool taken = false;
@@ -872,7 +881,81 @@ bool engine_call(const struct call *c, cudaError_t *result)
         break;
     }
     tracker_unlock(t);
+    in_engine = false;
     return taken;
+}
+
+/*
+ * Takes a capturable foreign call on a created stream into this thread's
+ * sequence; false if it must be a boundary instead (other threads hold work
+ * back).  In a robust-path capture it is captured, in the program's order
+ * (a stream new to the capture joins it first).  Otherwise nothing of this
+ * thread is held back once it returns, and the sequence is marked: its
+ * region needs the robust path.
+ */
+static bool inside_region(struct tracker *me, cudaStream_t stream, const char *name)
+{
+    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me->pending ? 1 : 0))
+        return false;
+    tracker_lock(me);
+    bool taken = true;
+    if (me->mode == FOLLOW_RECAPTURE) {
+        taken = capture_join(&me->capture, stream) == cudaSuccess;
+        if (!taken)
+            fall_back(me, FALLBACK_HIDDEN_WORK, name);
+    } else {
+        if (me->mode == FOLLOW_REPLAY) {
+            /* Held back, it would be overtaken: submit it, and take the robust path from now on. */
+            me->region->needs_robust = true;
+            fall_back(me, FALLBACK_HIDDEN_WORK, name);
+        } else if (me->mode == FOLLOW_RECORD) {
+            me->mode = FOLLOW_NONE; /* the record lacks this call: no fast-path graph from it */
+        }
+        me->foreign_in_sequence = true;
+    }
+    tracker_unlock(me);
+    return taken;
+}
+
+/* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
+void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable)
+{
+    if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
+    in_engine = true;
+    struct tracker *me = self;
+    if (me && capturable && captures == 0 && capture_stream_eligible(stream) && inside_region(me, stream, name)) {
+        in_engine = false;
+        return;
+    }
+    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0)) {
+        pthread_mutex_lock(&trackers_lock);
+        for (struct tracker *t = trackers; t; t = t->next) {
+            if (t == me || !t->pending)
+                continue;
+            tracker_lock(t);
+            if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE))
+                fall_back(t, FALLBACK_HIDDEN_WORK, name);
+            tracker_unlock(t);
+        }
+        pthread_mutex_unlock(&trackers_lock);
+    }
+    if (captures > 0)
+        atomic_fetch_add(&program_captures, 1);
+    else if (captures < 0 && atomic_load(&program_captures) > 0)
+        atomic_fetch_sub(&program_captures, 1);
+    if (me == NULL) {
+        in_engine = false;
+        return;
+    }
+    /* Like a call the engine does not know: the sequence ends here, before the call. */
+    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    tracker_lock(me);
+    if ((me->mode == FOLLOW_REPLAY || me->mode == FOLLOW_RECAPTURE) && me->records.count != me->region->length)
+        fall_back(me, FALLBACK_HIDDEN_WORK, name);
+    end_sequence(me, &foreign);
+    tracker_unlock(me);
+    in_engine = false;
 }
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
@@ -890,6 +973,7 @@ void engine_shutdown(void)
 {
     if (atomic_exchange(&shut_down, true))
         return;
+    in_engine = true; /* never cleared: the engine is done */
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         tracker_lock(t);

@@ -16,6 +16,19 @@ void engine_configure(void);
  */
 bool engine_call(const struct call *call, cudaError_t *result);
 
+/*
+ * A driver call the runtime did not make (a library's own launch, copy or
+ * sync, named by name), before it is forwarded.  capturable: it only adds
+ * stream work a capture keeps (a launch, a memset, an event record...).
+ * Such a call on a created stream is part of the thread's region: it lands
+ * in the robust path's capture, or marks the region as needing that path
+ * (held-back work falls back first).  Any other is a boundary: every other
+ * thread's held-back work is submitted first, and this thread's region ends
+ * there (a complete one is launched as its graph, an incomplete one falls
+ * back).  captures is +1 for a capture begun, -1 for one ended, else 0.
+ */
+void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable);
+
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take);
 

@@ -1,4 +1,4 @@
-/* Whether work the shim cannot see may reach the GPU: libraries that launch through the driver API. */
+/* Whether work the shim cannot see may reach the GPU: driver entry points that escape its wrappers. */
 #ifndef REPRISE_HIDDEN_WORK_H
 #define REPRISE_HIDDEN_WORK_H
 
@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 /*
- * True if a loaded object may submit work the shim does not see (a CUDA
- * library that reaches the driver directly, or anything linked against
- * libcuda); names the first such object in who.  Cheap when nothing was
+ * True if work the shim does not see may reach the GPU: a driver work
+ * function handed out or imported without a wrapper, or a dlsym interposer
+ * before the shim's; says why in who (a phrase).  Cheap when nothing was
  * loaded or unloaded since the last call.
  */
 bool hidden_work_possible(char *who, size_t who_len);

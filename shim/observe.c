@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <uthash.h>
 
+#include "foreign.h"
 #include "observe.h"
 
 /* One stream's counters; never freed, so a cached pointer stays valid. */
@@ -141,5 +142,6 @@ void observe_profile(struct program_profile *profile)
     for (int id = 0; id < HOOK_COUNT; id++)
         profile->calls += observe_hook_calls(id);
     profile->allocs_after_first_launch = atomic_load(&allocs_after_first_launch);
+    profile->foreign_calls = foreign_calls_total();
     observe_each_stream(add_to_profile, profile);
 }

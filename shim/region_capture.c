@@ -136,19 +136,30 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
     return true;
 }
 
+/* Makes stream take part in the capture, joining it at its start: no order is added, none lost. */
+cudaError_t capture_join(struct capture_session *s, cudaStream_t stream)
+{
+    if (capture_holds(s, stream))
+        return cudaSuccess;
+    if (s->stream_count == CAPTURE_STREAMS_MAX)
+        return cudaErrorNotSupported;
+    struct saved_error saved;
+    errors_save(&saved);
+    cudaError_t err = REAL_CALL(cudaStreamWaitEvent, stream, s->fork, 0);
+    errors_restore(&saved);
+    if (err == cudaSuccess)
+        s->streams[s->stream_count++] = stream;
+    return err;
+}
+
 /* Forwards a recorded call into the capture and notes what it adds to it; returns what the runtime says. */
 cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r)
 {
     const struct call *c = &r->call;
     cudaError_t err;
     bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
-    if (!capture_holds(s, c->stream) && !joins_by_itself) {
-        /* A stream new to the capture joins it at its start: no order is added, none lost. */
-        err = REAL_CALL(cudaStreamWaitEvent, c->stream, s->fork, 0);
-        if (err != cudaSuccess)
-            return err;
-        s->streams[s->stream_count++] = c->stream;
-    }
+    if (!joins_by_itself && (err = capture_join(s, c->stream)) != cudaSuccess)
+        return err;
     if (c->kind == CALL_EVENT_WAIT && !recorded_inside(s, c->event)) {
         /* An event recorded before the capture: a wait node keeps the dependency. */
         return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags | cudaEventWaitExternal);

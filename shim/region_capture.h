@@ -54,6 +54,9 @@ bool capture_holds(const struct capture_session *s, cudaStream_t stream);
  */
 bool capture_admits(struct capture_session *s, const struct call *c, bool pageable_source, const char **why);
 
+/* Makes stream take part in the capture (joining it at its start) if it does not yet. */
+cudaError_t capture_join(struct capture_session *s, cudaStream_t stream);
+
 /* Forwards a recorded call into the capture and notes what it adds to it; returns what the runtime says. */
 cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r);
 

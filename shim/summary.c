@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "foreign.h"
 #include "log.h"
 #include "observe.h"
 #include "shim.h"
@@ -118,6 +119,18 @@ void summary_at_exit(void)
         }
         if (used)
             log_always(LOG_INFO, "calls: %s", line);
+        used = 0;
+        line[0] = '\0';
+        for (int id = 0; id < DRIVER_COUNT && used < sizeof line; id++) {
+            unsigned long long n = foreign_calls(id);
+            if (n) {
+                int w = snprintf(line + used, sizeof line - used, "%s%s %llu", used ? ", " : "",
+                                 driver_table[id].name, n);
+                used += w > 0 ? (size_t)w : 0;
+            }
+        }
+        if (used)
+            log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
         for (unsigned i = 0; i < verdict.count; i++)
             log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
     }
@@ -133,6 +146,15 @@ void summary_at_exit(void)
         unsigned long long n = observe_hook_calls(id);
         if (n) {
             text_add(&t, "%s\"%s\":%llu", first ? "" : ",", hook_table[id].name, n);
+            first = false;
+        }
+    }
+    text_add(&t, "},\"foreign_calls\":{");
+    first = true;
+    for (int id = 0; id < DRIVER_COUNT; id++) {
+        unsigned long long n = foreign_calls(id);
+        if (n) {
+            text_add(&t, "%s\"%s\":%llu", first ? "" : ",", driver_table[id].name, n);
             first = false;
         }
     }

@@ -6,7 +6,10 @@ TESTS_INCLUDES = $(AM_CPPFLAGS) -I$(srcdir)/tests -I$(srcdir)/tests/recorder
 ## LD_PRELOAD reaches the test program and not a shell.
 NO_INSTALL = -no-install
 
-check_PROGRAMS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns
+check_PROGRAMS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns \
+	tests/test_driver_table
+tests_test_driver_table_SOURCES = tests/test_driver_table.c tests/check.h
+tests_test_driver_table_LDADD = libreprise_core.la
 tests_test_period_SOURCES = tests/test_period.c tests/check.h
 tests_test_period_LDADD = libreprise_core.la
 tests_test_regions_SOURCES = tests/test_regions.c tests/check.h
@@ -19,7 +22,8 @@ tests_test_log_SOURCES = tests/test_log.c tests/check.h
 tests_test_log_LDADD = libreprise_core.la
 tests_test_verdict_SOURCES = tests/test_verdict.c tests/check.h
 tests_test_verdict_LDADD = libreprise_core.la
-TESTS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns
+TESTS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns \
+	tests/test_driver_table
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la

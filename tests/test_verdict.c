@@ -44,6 +44,9 @@ int main(void)
     CHECK_CONTAINS(all, "uses CUDA graphs itself (2 graph launches, 0 capture calls)");
     CHECK_CONTAINS(all, "polls for completion (4 stream or event queries)");
     CHECK_CONTAINS(all, "uses 3 streams");
+    p.foreign_calls = 12;
+    CHECK_CONTAINS(describe(&p), "libraries call the driver API directly (12 calls, cuBLAS-style)");
+    CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits */
     CHECK(strcmp(activity_name(ACT_LAUNCH), "launches") == 0);
     return check_result("test_verdict");
 }

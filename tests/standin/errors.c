@@ -41,6 +41,13 @@ bool api_enter(cudaError_t *err)
     return true;
 }
 
+/* Releases the global lock without touching the last error (driver calls); returns err. */
+cudaError_t api_leave_quiet(cudaError_t err)
+{
+    pthread_mutex_unlock(&api_lock);
+    return err;
+}
+
 /* Records the call's error and releases the global lock. */
 cudaError_t api_leave(cudaError_t err)
 {

@@ -16,11 +16,13 @@ tests_standin_libcudart_standin_la_SOURCES = \
 	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
-	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c
+	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c \
+	tests/standin/driver_entry.c tests/standin/standin_driver.h
 tests_standin_libcudart_standin_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 ## -rpath makes libtool build a real shared library out of a check_ one.
 tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
+tests_standin_libcudart_standin_la_LIBADD = -ldl
 
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
@@ -262,3 +264,39 @@ tests_bench_held_back_loop_LDADD = $(STANDIN_LINK_LIBS)
 tests_bench_held_back_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/bench/held_back.sh
 EXTRA_DIST += tests/bench/held_back.sh
+
+## The driver API, seen (docs/design.md, "Seeing the driver API"): a
+## stand-in libcuda.so.1 feeding the runtime stand-in's queues, a fake
+## library that launches through it the way cuBLAS does, a scenario mixing
+## the two on one stream, and tests/standin/driver.sh.  -Bsymbolic: the
+## stand-in's own addresses (what cuGetProcAddress hands out) are its own,
+## not the preloaded shim's exports of the same names, as in NVIDIA's.
+check_LTLIBRARIES += tests/standin/driver/libcuda.la tests/standin/libfakeblas.la
+tests_standin_driver_libcuda_la_SOURCES = tests/standin/libcuda.c tests/standin/standin_driver.h
+tests_standin_driver_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_driver_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
+	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_private_)'
+tests_standin_driver_libcuda_la_LIBADD = tests/standin/libcudart_standin.la
+tests_standin_libfakeblas_la_SOURCES = tests/standin/fakeblas.c tests/standin/fakeblas.h
+tests_standin_libfakeblas_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_libfakeblas_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+tests_standin_libfakeblas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^fakeblas_'
+tests_standin_libfakeblas_la_LIBADD = tests/standin/libcudart_standin.la -ldl -lpthread
+
+check_PROGRAMS += tests/scenarios/driver_library tests/scenarios/driver_threads tests/standin/driver_import \
+	tests/standin/dlsym_check
+tests_scenarios_driver_threads_SOURCES = tests/scenarios/driver_threads.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_driver_threads_LDADD = tests/standin/libfakeblas.la $(STANDIN_LINK_LIBS) -lpthread
+tests_scenarios_driver_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_driver_import_SOURCES = tests/standin/driver_import.c $(STANDIN_SCENARIO_INCS)
+tests_standin_driver_import_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_driver_import_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_driver_library_SOURCES = tests/scenarios/driver_library.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_driver_library_LDADD = tests/standin/libfakeblas.la tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_driver_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_dlsym_check_SOURCES = tests/standin/dlsym_check.c tests/check.h
+tests_standin_dlsym_check_LDADD = $(STANDIN_LINK_LIBS) tests/standin/driver/libcuda.la -ldl
+tests_standin_dlsym_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/driver.sh
+EXTRA_DIST += tests/standin/driver.sh

@@ -71,6 +71,9 @@ bool api_enter(cudaError_t *err);
 /* Records err as the thread's last error (unless success or NotReady) and
  * releases the global lock; returns err. */
 cudaError_t api_leave(cudaError_t err);
+/* Releases the global lock without touching the last error (the driver
+ * stand-in's calls: driver errors are not the runtime's); returns err. */
+cudaError_t api_leave_quiet(cudaError_t err);
 /* The sticky error (cudaSuccess while the context is healthy). */
 cudaError_t sticky_error(void);
 /* Makes err the sticky error of the whole process. */

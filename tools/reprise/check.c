@@ -25,7 +25,7 @@ static const char *const hooked[] = {
 };
 #define HOOKED_COUNT (sizeof hooked / sizeof hooked[0])
 
-/* Libraries that launch through the driver API, unseen by the shim. */
+/* Libraries that launch through the driver API: the shim sees them through its cuGetProcAddress. */
 static const char *const driver_launchers[] = {DRIVER_LAUNCHERS};
 
 /* Symbols whose definition inside an object means a statically linked runtime. */
@@ -326,8 +326,8 @@ static void print_plain(const struct findings *f)
         const struct object *o = &f->objects[i];
         const char *lib = driver_launcher(o->name);
         if (lib || (needs_driver(o) && !is_runtime(o->name))) {
-            printf("  %s launches through the driver API, unseen by the shim%s\n", o->name,
-                   lib ? "" : " (it links libcuda.so directly)");
+            printf("  %s launches through the driver API (seen through the shim's cuGetProcAddress and dlsym)%s\n",
+                   o->name, lib ? "" : " (it links libcuda.so directly)");
             hidden = true;
         }
         if (!o->path)
@@ -338,8 +338,9 @@ static void print_plain(const struct findings *f)
         printf("the shim cannot see this program's work: a preload only replaces functions of a shared "
                "libcudart.so; rebuild with `nvcc -cudart shared`\n");
     else if (strcmp(f->runtime, "dynamic") == 0 && hidden)
-        printf("the shim sees its runtime calls (%zu hooked functions imported), but a loaded library launches "
-               "through the driver API: auto mode graphs nothing while it is loaded; observe mode still counts\n",
+        printf("the shim sees its runtime calls (%zu hooked functions imported), and a loaded library launches "
+               "through the driver API: each of its calls ends a region, so auto mode graphs the runtime work "
+               "between them; run it with `reprise run --mode observe` to count them\n",
                total);
     else if (strcmp(f->runtime, "dynamic") == 0)
         printf("the shim can see its work (%zu hooked functions imported); run it with `reprise run`\n", total);
@@ -429,7 +430,7 @@ static void print_json(const struct findings *f)
         }
     const char *advice = strcmp(f->runtime, "static") == 0 ? "rebuild with nvcc -cudart shared"
                          : strcmp(f->runtime, "none") == 0 ? "no CUDA runtime linked: nothing to see"
-                         : hidden ? "auto mode graphs nothing while a driver-API library is loaded"
+                         : hidden ? "auto mode graphs the runtime work between a driver-API library's calls"
                                   : "run it with reprise run";
     printf("],\"torch_library\":");
     json_write_string(stdout, f->torch_lib);

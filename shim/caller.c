@@ -1,0 +1,119 @@
+/* Who made a driver call: the text ranges of the interposed runtime, libcuda and the shim. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <link.h>
+#include <pthread.h>
+
+#include "caller.h"
+#include "driver.h"
+#include "hooks.h"
+#include "real.h"
+
+struct text_range caller_ranges[CALLER_RANGES];
+
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long scanned_adds = ~0ULL, scanned_subs = ~0ULL;
+
+/* One object to find: the one holding address `inside`; its text goes to `range`. */
+struct wanted {
+    uintptr_t inside;
+    uintptr_t lo, hi;
+    bool found;
+};
+
+struct scan {
+    struct wanted wanted[CALLER_RANGES];
+    unsigned long long adds, subs;
+};
+
+/* Whether address a lies in one of the object's loaded segments. */
+static bool object_holds(const struct dl_phdr_info *info, uintptr_t a)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a - start < ph->p_memsz)
+            return true;
+    }
+    return false;
+}
+
+/* Notes the executable text of the objects we look for. */
+static int scan_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    struct scan *scan = ctx;
+    (void)size;
+    scan->adds = info->dlpi_adds;
+    scan->subs = info->dlpi_subs;
+    for (int w = 0; w < CALLER_RANGES; w++) {
+        struct wanted *want = &scan->wanted[w];
+        if (want->found || want->inside == 0 || !object_holds(info, want->inside))
+            continue;
+        want->lo = UINTPTR_MAX;
+        for (int i = 0; i < info->dlpi_phnum; i++) {
+            const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+            if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+                continue;
+            uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+            if (start < want->lo)
+                want->lo = start;
+            if (start + ph->p_memsz > want->hi)
+                want->hi = start + ph->p_memsz;
+        }
+        want->found = want->hi > want->lo;
+    }
+    return 0;
+}
+
+/* Reads the load and unload counters only. */
+static int read_counters(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    struct scan *scan = ctx;
+    (void)size;
+    scan->adds = info->dlpi_adds;
+    scan->subs = info->dlpi_subs;
+    return 1;
+}
+
+/* Whether addr lies in one of the known ranges. */
+static bool in_ranges(uintptr_t a)
+{
+    for (int i = 0; i < CALLER_RANGES; i++) {
+        uintptr_t hi = atomic_load_explicit(&caller_ranges[i].hi, memory_order_acquire); /* 0: not known yet */
+        uintptr_t lo = atomic_load_explicit(&caller_ranges[i].lo, memory_order_relaxed);
+        if (hi != 0 && a - lo < hi - lo)
+            return true;
+    }
+    return false;
+}
+
+/* Looks the ranges up again if objects were loaded since; true if addr is now inside one. */
+bool caller_rescan(uintptr_t addr)
+{
+    bool complete = true;
+    for (int i = 0; i < CALLER_RANGES; i++)
+        complete &= atomic_load_explicit(&caller_ranges[i].hi, memory_order_relaxed) != 0;
+    if (complete)
+        return false; /* a foreign caller: the common answer, without a lock */
+    struct scan now = {0};
+    dl_iterate_phdr(read_counters, &now);
+    pthread_mutex_lock(&scan_lock);
+    if (now.adds != scanned_adds || now.subs != scanned_subs) {
+        struct scan scan = {0};
+        scan.wanted[CALLER_RUNTIME].inside = (uintptr_t)real_function(HOOK_ID_cudaGetLastError);
+        scan.wanted[CALLER_DRIVER].inside = (uintptr_t)driver_real_address();
+        scan.wanted[CALLER_SHIM].inside = (uintptr_t)caller_rescan;
+        dl_iterate_phdr(scan_object, &scan);
+        for (int i = 0; i < CALLER_RANGES; i++)
+            if (scan.wanted[i].found && atomic_load(&caller_ranges[i].hi) == 0) {
+                /* Written once each, lo first: a reader that sees hi sees lo. */
+                atomic_store_explicit(&caller_ranges[i].lo, scan.wanted[i].lo, memory_order_relaxed);
+                atomic_store_explicit(&caller_ranges[i].hi, scan.wanted[i].hi, memory_order_release);
+            }
+        scanned_adds = scan.adds;
+        scanned_subs = scan.subs;
+    }
+    pthread_mutex_unlock(&scan_lock);
+    return in_ranges(addr);
+}

@@ -1,0 +1,33 @@
+/* Who made a driver call: the interposed runtime, libcuda or the shim (seen already), or someone else. */
+#ifndef REPRISE_CALLER_H
+#define REPRISE_CALLER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The executable text of one object: [lo, hi); hi is 0 until it is known. */
+struct text_range {
+    _Atomic uintptr_t lo, hi;
+};
+
+enum { CALLER_RUNTIME, CALLER_DRIVER, CALLER_SHIM, CALLER_RANGES };
+extern struct text_range caller_ranges[CALLER_RANGES];
+
+/* Looks the ranges up again if objects were loaded since; true if addr is now inside one. */
+bool caller_rescan(uintptr_t addr);
+
+/* Whether a return address lies in the interposed libcudart, libcuda or the shim: a few compares. */
+static inline bool caller_is_runtime(const void *return_address)
+{
+    uintptr_t a = (uintptr_t)return_address;
+    for (int i = 0; i < CALLER_RANGES; i++) {
+        uintptr_t hi = atomic_load_explicit(&caller_ranges[i].hi, memory_order_acquire); /* 0: not known yet */
+        uintptr_t lo = atomic_load_explicit(&caller_ranges[i].lo, memory_order_relaxed);
+        if (hi != 0 && a - lo < hi - lo)
+            return true;
+    }
+    return caller_rescan(a);
+}
+
+#endif

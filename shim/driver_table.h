@@ -1,0 +1,31 @@
+/* The wrapped driver functions' ids, names and kinds, from driver_hooks.def (no CUDA header needed). */
+#ifndef REPRISE_DRIVER_TABLE_H
+#define REPRISE_DRIVER_TABLE_H
+
+/* What a wrapped driver function does, as far as the engine cares. */
+enum driver_kind {
+    DRIVER_KIND_WORK,          /* enqueues, waits for or queries stream work */
+    DRIVER_KIND_CAPTURE_BEGIN, /* starts a capture */
+    DRIVER_KIND_CAPTURE_END,   /* ends one */
+};
+
+/* One id per wrapped exported name. */
+enum driver_id {
+#define DRIVER_HOOK(kind, name, params, args, stream) DRIVER_ID_##name,
+#include "driver_hooks.def"
+#undef DRIVER_HOOK
+    DRIVER_COUNT
+};
+
+/* Static facts about one wrapped driver function. */
+struct driver_info {
+    const char *name;
+    enum driver_kind kind;
+};
+
+extern const struct driver_info driver_table[DRIVER_COUNT];
+
+/* The id of an exported driver name, or -1 if the table has no wrapper for it. */
+int driver_id_of(const char *name);
+
+#endif

@@ -1,0 +1,16 @@
+/* Driver calls from outside the interposed runtime: counted in observe mode, boundaries in auto mode. */
+#ifndef REPRISE_FOREIGN_H
+#define REPRISE_FOREIGN_H
+
+#include "driver_table.h"
+
+/* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
+void foreign_call(enum driver_id id, const void *stream);
+
+/* How many foreign calls of driver function id were seen. */
+unsigned long long foreign_calls(enum driver_id id);
+
+/* Every foreign call seen, all functions together. */
+unsigned long long foreign_calls_total(void);
+
+#endif
