@@ -32,6 +32,17 @@ def import_torch(name):
     return torch
 
 
+def mlp(torch, width, layers):
+    """A deterministic Linear(width)+ReLU stack on the GPU (seed 0, no TF32), in eval mode."""
+    torch.manual_seed(0)
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    stack = []
+    for _ in range(layers):
+        stack += [torch.nn.Linear(width, width), torch.nn.ReLU()]
+    return torch.nn.Sequential(*stack).to(torch.device("cuda")).eval()
+
+
 def report(mode, iters, warm, times, digest):
     """Prints the median iteration time after warm-up and the checksum, as tools/bench-suite reads them."""
     times = sorted(times[warm:])

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from bench_common import import_torch, parse_mode, report
+from bench_common import import_torch, mlp, parse_mode, report
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, WARM = 256, 4, 20
@@ -29,14 +29,8 @@ def main():
     torch = import_torch("mlp_infer")
     if torch is None:
         return 77
-    torch.manual_seed(0)
-    torch.use_deterministic_algorithms(True)
-    torch.backends.cuda.matmul.allow_tf32 = False
+    model = mlp(torch, WIDTH, LAYERS)
     dev = torch.device("cuda")
-    layers = []
-    for _ in range(LAYERS):
-        layers += [torch.nn.Linear(WIDTH, WIDTH), torch.nn.ReLU()]
-    model = torch.nn.Sequential(*layers).to(dev).eval()
     inputs = torch.randn(WARM + iters, 1, WIDTH, device=dev)
     static_in = torch.zeros(1, WIDTH, device=dev)
 
