@@ -62,8 +62,8 @@ void describe_program(const struct program_profile *profile, struct verdict *out
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
     }
     if (profile->foreign_calls)
-        say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): each one ends a region, so "
-                 "graphs hold only the runtime work between them",
+        say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): on the legacy stream each one "
+                 "ends a region; on a created stream its region takes the robust path (re-captured each time)",
             profile->foreign_calls);
     if (profile->allocs_after_first_launch)
         say(out, "allocates between launches (%llu allocations after the first launch): a region holding an "
