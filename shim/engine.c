@@ -213,14 +213,21 @@ static void submit_held_back(struct tracker *t)
     set_pending(t, false);
 }
 
+/* Ends this thread's robust-path capture and runs what it holds (see capture_finish); nothing is pending after. */
+static enum capture_outcome end_capture(struct tracker *t, struct region_capture **rc, bool keep, cudaError_t *error)
+{
+    enum capture_outcome outcome = capture_finish(&t->capture, rc, keep, &t->records, error);
+    atomic_fetch_sub(&shim_captures, 1);
+    set_pending(t, false);
+    return outcome;
+}
+
 /* Ends a robust-path capture early: runs what it holds once, in order; true unless the capture was lost. */
 static bool release_capture(struct tracker *t)
 {
     struct region_capture *none = NULL;
     cudaError_t error;
-    enum capture_outcome outcome = capture_finish(&t->capture, &none, false, &t->records, &error);
-    atomic_fetch_sub(&shim_captures, 1);
-    set_pending(t, false);
+    enum capture_outcome outcome = end_capture(t, &none, false, &error);
     if (outcome == CAPTURE_RESUBMITTED) {
         char who[256];
         if (hidden_work_possible(who, sizeof who))
@@ -261,8 +268,11 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
     t->region = NULL;
 }
 
-/* A call must not overtake work another thread holds back that it could be ordered against: submit that first. */
-static void submit_other_threads(struct tracker *me, const struct call *c)
+/*
+ * A call must not overtake work another thread holds back that it could be
+ * ordered against: submit that first (why and name go to the log).
+ */
+static void submit_other_threads(struct tracker *me, const struct call *c, enum fallback_reason why, const char *name)
 {
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
@@ -270,7 +280,7 @@ static void submit_other_threads(struct tracker *me, const struct call *c)
             continue;
         tracker_lock(t);
         if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) && interacts(t, c))
-            fall_back(t, FALLBACK_THREAD, hook_table[c->api].name);
+            fall_back(t, why, name);
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
@@ -451,9 +461,7 @@ static void finish_recapture(struct tracker *t)
     bool first = r->graph == NULL;
     struct region_capture *rc = r->graph;
     cudaError_t error;
-    enum capture_outcome outcome = capture_finish(&t->capture, &rc, true, &t->records, &error);
-    atomic_fetch_sub(&shim_captures, 1);
-    set_pending(t, false);
+    enum capture_outcome outcome = end_capture(t, &rc, true, &error);
     if (first && outcome != CAPTURE_RESUBMITTED) {
         r->robust = true;
         log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
@@ -628,8 +636,8 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
     struct region *r = t->region;
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
-        log_debug("region %u: cannot begin a capture: %s", t->region->id, cudaGetErrorName(err));
-        regions_failed(&t->table, t->region, FALLBACK_GRAPH_ERROR);
+        log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
+        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         return false;
     }
     pthread_once(&exit_hook_once, register_exit_hook);
@@ -647,21 +655,21 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
     struct region *r = regions_candidate(&t->table, sig, 1);
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
-    if (r == NULL || (r->graph && r->robust))
-        goto robust;
-    char why[256];
-    const char *reason = robust_path_reason(r, why, sizeof why);
-    if (reason == NULL || !capture_stream_eligible(stream))
-        return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
-    if (r->graph) {
-        log_info("region %u: moving to the robust path (%s)", r->id, reason);
-        trace_event("path_changed", "\"region\":%u,\"path\":\"robust\"", r->id);
-        destroy_graph_of(r);
-        regions_graph_dropped(&t->table, r);
+    if (r == NULL)
+        return;
+    if (!(r->graph && r->robust)) {
+        char why[256];
+        const char *reason = robust_path_reason(r, why, sizeof why);
+        if (reason == NULL || !capture_stream_eligible(stream))
+            return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
+        if (r->graph) {
+            log_info("region %u: moving to the robust path (%s)", r->id, reason);
+            trace_event("path_changed", "\"region\":%u,\"path\":\"robust\"", r->id);
+            destroy_graph_of(r);
+            regions_graph_dropped(&t->table, r);
+        }
     }
-robust:
-    if (r && (r->state == REGION_WANTED || r->robust))
-        t->mode = start_recapture(t, stream) ? FOLLOW_RECAPTURE : FOLLOW_NONE;
+    t->mode = start_recapture(t, stream) ? FOLLOW_RECAPTURE : FOLLOW_NONE;
 }
 
 /*
@@ -845,7 +853,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         return answer_capture_query(c, result);
     in_engine = true;
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
-        submit_other_threads(t, c);
+        submit_other_threads(t, c, FALLBACK_THREAD, hook_table[c->api].name);
     bool taken = false;
     tracker_lock(t);
     switch (c->kind) {
@@ -928,18 +936,10 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         in_engine = false;
         return;
     }
-    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0)) {
-        pthread_mutex_lock(&trackers_lock);
-        for (struct tracker *t = trackers; t; t = t->next) {
-            if (t == me || !t->pending)
-                continue;
-            tracker_lock(t);
-            if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE))
-                fall_back(t, FALLBACK_HIDDEN_WORK, name);
-            tracker_unlock(t);
-        }
-        pthread_mutex_unlock(&trackers_lock);
-    }
+    /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
+    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0))
+        submit_other_threads(me, &foreign, FALLBACK_HIDDEN_WORK, name);
     if (captures > 0)
         atomic_fetch_add(&program_captures, 1);
     else if (captures < 0 && atomic_load(&program_captures) > 0)
@@ -948,8 +948,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         in_engine = false;
         return;
     }
-    /* Like a call the engine does not know: the sequence ends here, before the call. */
-    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    /* The sequence ends here, before the call. */
     tracker_lock(me);
     if ((me->mode == FOLLOW_REPLAY || me->mode == FOLLOW_RECAPTURE) && me->records.count != me->region->length)
         fall_back(me, FALLBACK_HIDDEN_WORK, name);
