@@ -8,6 +8,7 @@
 #include "caller.h"
 #include "driver.h"
 #include "hooks.h"
+#include "load_counters.h"
 #include "real.h"
 
 struct text_range caller_ranges[CALLER_RANGES];
@@ -66,16 +67,6 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *ctx)
     return 0;
 }
 
-/* Reads the load and unload counters only. */
-static int read_counters(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-    struct scan *scan = ctx;
-    (void)size;
-    scan->adds = info->dlpi_adds;
-    scan->subs = info->dlpi_subs;
-    return 1;
-}
-
 /* Whether addr lies in one of the known ranges. */
 static bool in_ranges(uintptr_t a)
 {
@@ -96,8 +87,8 @@ bool caller_rescan(uintptr_t addr)
         complete &= atomic_load_explicit(&caller_ranges[i].hi, memory_order_relaxed) != 0;
     if (complete)
         return false; /* a foreign caller: the common answer, without a lock */
-    struct scan now = {0};
-    dl_iterate_phdr(read_counters, &now);
+    struct load_counters now;
+    load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);
     if (now.adds != scanned_adds || now.subs != scanned_subs) {
         struct scan scan = {0};

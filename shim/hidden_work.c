@@ -12,6 +12,7 @@
 #include "driver_table.h"
 #include "driver_work.h"
 #include "hidden_work.h"
+#include "load_counters.h"
 
 /*
  * Libraries reach the driver three ways, and each is seen:
@@ -145,16 +146,6 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *ctx)
     return 1;
 }
 
-/* Reads the load and unload counters only. */
-static int read_counters(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-    struct scan *scan = ctx;
-    (void)size;
-    scan->adds = info->dlpi_adds;
-    scan->subs = info->dlpi_subs;
-    return 1;
-}
-
 /* True if work the shim does not see may reach the GPU; says why in who. */
 bool hidden_work_possible(char *who, size_t who_len)
 {
@@ -163,8 +154,8 @@ bool hidden_work_possible(char *who, size_t who_len)
         snprintf(who, who_len, "a library was handed %s, which the shim does not wrap", name);
         return true;
     }
-    struct scan now = {0};
-    dl_iterate_phdr(read_counters, &now);
+    struct load_counters now;
+    load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);
     if (now.adds != last.adds || now.subs != last.subs) {
         struct scan fresh = {0};
