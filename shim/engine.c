@@ -208,8 +208,7 @@ static bool interacts(const struct tracker *t, const struct call *c)
 /* Submits the held-back calls one by one, in the order the program made them. */
 static void submit_held_back(struct tracker *t)
 {
-    for (unsigned i = 0; i < t->records.count; i++)
-        (void)record_forward(&t->records, &t->records.calls[i]); /* errors stay in the runtime, as eager ones would */
+    record_forward_all(&t->records);
     set_pending(t, false);
 }
 

@@ -233,3 +233,10 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
         return cudaErrorNotSupported;
     }
 }
+
+/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would. */
+void record_forward_all(const struct record_list *list)
+{
+    for (unsigned i = 0; i < list->count; i++)
+        (void)record_forward(list, &list->calls[i]);
+}

@@ -87,6 +87,9 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
 /* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
 cudaError_t record_forward(const struct record_list *list, const struct recorded *r);
 
+/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would. */
+void record_forward_all(const struct record_list *list);
+
 /* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);

@@ -200,13 +200,6 @@ static cudaError_t join_back(struct capture_session *s)
     return err;
 }
 
-/* Submits the recorded calls one by one, in order: the capture's work is lost. */
-static void resubmit(const struct record_list *list)
-{
-    for (unsigned i = 0; i < list->count; i++)
-        (void)record_forward(list, &list->calls[i]); /* errors stay in the runtime, as eager ones would */
-}
-
 /* An executable graph for graph: rc's updated in place if it accepts it, else a new one; NULL on failure. */
 static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t graph, enum capture_outcome *outcome,
                                       cudaError_t *error)
@@ -294,7 +287,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
         }
     }
     if (!launched) {
-        resubmit(list);
+        record_forward_all(list); /* the capture's work is lost: the calls the shim saw run one by one */
         outcome = CAPTURE_RESUBMITTED;
     }
     if (exec && !keep)
