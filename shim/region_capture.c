@@ -186,8 +186,12 @@ static cudaError_t join_event(cudaEvent_t *event)
     return *event ? cudaSuccess : REAL_CALL(cudaEventCreateWithFlags, event, cudaEventDisableTiming);
 }
 
-/* Joins every other stream of the capture back to its origin, as cudaStreamEndCapture requires. */
-static cudaError_t join_back(struct capture_session *s)
+/*
+ * Makes the origin wait for every other stream's work so far: inside the
+ * capture (the join cudaStreamEndCapture requires), and again after it,
+ * before the launch (their earlier work, which the graph must follow).
+ */
+static cudaError_t join_others_to_origin(struct capture_session *s)
 {
     cudaError_t err = cudaSuccess;
     for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++) {
@@ -232,13 +236,9 @@ static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t gra
  */
 static cudaError_t launch_in_order(struct capture_session *s, cudaGraphExec_t exec, bool *launched)
 {
-    cudaError_t err = cudaSuccess;
+    cudaError_t err;
     *launched = false;
-    for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++) {
-        err = REAL_CALL(cudaEventRecord, s->joins[i], s->streams[i]);
-        if (err == cudaSuccess)
-            err = REAL_CALL(cudaStreamWaitEvent, s->streams[0], s->joins[i], 0);
-    }
+    err = join_others_to_origin(s);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaGraphLaunch, exec, s->streams[0]);
     if (err != cudaSuccess)
@@ -268,7 +268,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
     errors_save(&saved);
     enum capture_outcome outcome = CAPTURE_RESUBMITTED;
     cudaGraph_t graph = NULL;
-    *error = join_back(s);
+    *error = join_others_to_origin(s);
     cudaError_t end = REAL_CALL(cudaStreamEndCapture, s->streams[0], &graph);
     s->active = false;
     if (*error == cudaSuccess)
