@@ -466,7 +466,8 @@ static void finish_recapture(struct tracker *t)
         log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
                  "cudaGraphExecUpdate)",
                  r->id, r->length);
-        trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
+        /* Its node count is the capture's, which holds work the shim did not see: give the calls it saw. */
+        trace_event("graph_built", "\"region\":%u,\"calls\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
                     r->length, t->capture.stream_count);
         keep_graph(t, r, rc);
     } else if (first) {
