@@ -25,7 +25,7 @@ enum fallback_reason {
     FALLBACK_HIDDEN_WORK,   /* work the shim cannot see appeared on the region's streams */
     FALLBACK_PROGRAM_GRAPH, /* the program's own capture or graph launch */
     FALLBACK_GRAPH_ERROR,   /* building, updating or launching the graph failed */
-    FALLBACK_UNSUPPORTED,   /* a shape graphs cannot keep: legacy stream mixed with others, per-thread stream */
+    FALLBACK_UNSUPPORTED,   /* a shape graphs cannot keep: too many streams, an uncapturable stream on the robust path */
     FALLBACK_THREAD,        /* another thread made a call while this one held work back */
     FALLBACK_EXCLUDED,      /* it launches a kernel REPRISE_EXCLUDE_KERNELS names */
     FALLBACK_PROFILER,      /* a profiler is attached and REPRISE_PROFILER says step aside */

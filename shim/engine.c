@@ -192,10 +192,13 @@ static bool interacts(const struct tracker *t, const struct call *c)
         return true;
     bool has_stream = c->kind != CALL_EVENT_SYNC && c->kind != CALL_EVENT_QUERY;
     /* The legacy stream waits for, and is waited for by, every blocking stream. */
-    if (has_stream && (c->stream == cudaStreamLegacy || c->stream == cudaStreamPerThread))
+    if (has_stream && c->stream == cudaStreamLegacy)
         return true;
+    /* cudaStreamPerThread names each thread's own stream: the same handle is never the same stream here. */
+    bool same_stream_possible = has_stream && c->stream != cudaStreamPerThread;
     for (unsigned i = 0; i < t->held_stream_count; i++)
-        if (t->held_streams[i] == (const void *)cudaStreamLegacy || (has_stream && t->held_streams[i] == c->stream))
+        if (t->held_streams[i] == (const void *)cudaStreamLegacy ||
+            (same_stream_possible && t->held_streams[i] == c->stream))
             return true;
     bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
                      c->kind == CALL_EVENT_QUERY;
@@ -205,10 +208,10 @@ static bool interacts(const struct tracker *t, const struct call *c)
     return false;
 }
 
-/* Submits the held-back calls one by one, in the order the program made them. */
+/* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */
 static void submit_held_back(struct tracker *t)
 {
-    record_forward_all(&t->records);
+    record_forward_all(&t->records, t == self ? cudaStreamPerThread : cudaStreamLegacy);
     set_pending(t, false);
 }
 
@@ -693,7 +696,7 @@ static void recapture_call(struct tracker *t, const struct call *c, cudaError_t 
     struct recorded failed = *last;
     t->records.count--;
     fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(err));
-    *result = record_forward(&t->records, &failed); /* its bytes stay in the arena until the sequence ends */
+    *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
 }
 
 /* Whether the thread can switch to following other without changing what it does with the calls so far. */

@@ -197,10 +197,11 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
         argv[i] = record_bytes(list, r) + r->layout->offset[i];
 }
 
-/* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
-cudaError_t record_forward(const struct record_list *list, const struct recorded *r)
+/* Submits one recorded call to the runtime as the program made it (see record.h); returns what the runtime says. */
+cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread)
 {
     const struct call *c = &r->call;
+    cudaStream_t stream = c->stream == cudaStreamPerThread ? per_thread : c->stream;
     void *argv[KERNEL_PARAMS_MAX];
     switch (c->api) {
     case HOOK_ID___cudaLaunchKernel:
@@ -211,32 +212,32 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
         /* Every launch API takes the kernel the same way (a cudaKernel_t is accepted as a function). */
         return c->api == HOOK_ID___cudaLaunchKernel || c->api == HOOK_ID___cudaLaunchKernel_ptsz
                    ? REAL_CALL(__cudaLaunchKernel, (cudaKernel_t)c->func, c->grid, c->block, argv, c->shared_mem,
-                               c->stream)
-                   : REAL_CALL(cudaLaunchKernel, c->func, c->grid, c->block, argv, c->shared_mem, c->stream);
+                               stream)
+                   : REAL_CALL(cudaLaunchKernel, c->func, c->grid, c->block, argv, c->shared_mem, stream);
     case HOOK_ID_cudaMemcpyAsync:
     case HOOK_ID_cudaMemcpyAsync_ptsz:
         return REAL_CALL(cudaMemcpyAsync, c->dst, r->staged ? record_bytes(list, r) : c->src, c->bytes, c->copy_kind,
-                         c->stream);
+                         stream);
     case HOOK_ID_cudaMemsetAsync:
     case HOOK_ID_cudaMemsetAsync_ptsz:
-        return REAL_CALL(cudaMemsetAsync, c->dst, c->value, c->bytes, c->stream);
+        return REAL_CALL(cudaMemsetAsync, c->dst, c->value, c->bytes, stream);
     case HOOK_ID_cudaLaunchHostFunc:
     case HOOK_ID_cudaLaunchHostFunc_ptsz:
-        return REAL_CALL(cudaLaunchHostFunc, c->stream, c->host_fn, c->host_data);
+        return REAL_CALL(cudaLaunchHostFunc, stream, c->host_fn, c->host_data);
     case HOOK_ID_cudaEventRecord:
     case HOOK_ID_cudaEventRecord_ptsz:
-        return REAL_CALL(cudaEventRecord, c->event, c->stream);
+        return REAL_CALL(cudaEventRecord, c->event, stream);
     case HOOK_ID_cudaStreamWaitEvent:
     case HOOK_ID_cudaStreamWaitEvent_ptsz:
-        return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags);
+        return REAL_CALL(cudaStreamWaitEvent, stream, c->event, c->flags);
     default:
         return cudaErrorNotSupported;
     }
 }
 
 /* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would. */
-void record_forward_all(const struct record_list *list)
+void record_forward_all(const struct record_list *list, cudaStream_t per_thread)
 {
     for (unsigned i = 0; i < list->count; i++)
-        (void)record_forward(list, &list->calls[i]);
+        (void)record_forward(list, &list->calls[i], per_thread);
 }

@@ -84,11 +84,19 @@ static inline unsigned char *record_bytes(const struct record_list *list, const 
 /* Fills argv with pointers to each parameter of a recorded launch. */
 void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv);
 
-/* Submits one recorded call to the runtime as the program made it; returns what the runtime says. */
-cudaError_t record_forward(const struct record_list *list, const struct recorded *r);
+/*
+ * Submits one recorded call to the runtime as the program made it; returns
+ * what the runtime says.  Calls on the per-thread default stream go to
+ * per_thread: cudaStreamPerThread on the thread that made them, and
+ * cudaStreamLegacy on another thread, which cannot name that stream.  The
+ * legacy stream waits for all of the owner's earlier work on it, and the
+ * owner's later work waits for the legacy stream: nothing is reordered,
+ * at the price of waiting for other blocking streams too.
+ */
+cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread);
 
-/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would. */
-void record_forward_all(const struct record_list *list);
+/* Submits every recorded call one by one, in order (per_thread as above); errors stay in the runtime. */
+void record_forward_all(const struct record_list *list, cudaStream_t per_thread);
 
 /* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,

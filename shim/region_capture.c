@@ -170,7 +170,7 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
         s->staging_used += staged_size(c->bytes);
         return REAL_CALL(cudaMemcpyAsync, c->dst, copy, c->bytes, c->copy_kind, c->stream);
     }
-    err = record_forward(list, r);
+    err = record_forward(list, r, cudaStreamPerThread);
     if (err != cudaSuccess)
         return err;
     if (joins_by_itself && !capture_holds(s, c->stream))
@@ -287,7 +287,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
         }
     }
     if (!launched) {
-        record_forward_all(list); /* the capture's work is lost: the calls the shim saw run one by one */
+        record_forward_all(list, cudaStreamPerThread); /* the capture's work is lost: the calls the shim saw run one by one */
         outcome = CAPTURE_RESUBMITTED;
     }
     if (exec && !keep)

@@ -62,25 +62,21 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
 }
 
 /*
- * Whether every stream of g but the legacy one was created non-blocking.
- * Those do not synchronise implicitly with the legacy stream, so a region
- * mixing them with it is ordered by its events alone, which the graph keeps;
- * the joins around the launch only add order.  A blocking stream's implicit
- * barriers with the legacy stream would be lost inside a graph.
+ * Whether work on stream s waits for, and is waited for by, the legacy
+ * stream: the per-thread default stream and streams created without
+ * cudaStreamNonBlocking do.  Unknown flags count as blocking: that only
+ * adds order.
  */
-static bool others_non_blocking(const struct region_graph *g)
+static bool blocks_with_legacy(cudaStream_t s)
 {
+    if (s == cudaStreamPerThread)
+        return true;
+    unsigned flags = 0;
     struct saved_error saved;
     errors_save(&saved);
-    bool all = true;
-    for (unsigned i = 0; i < g->stream_count && all; i++) {
-        unsigned flags = 0;
-        if (g->streams[i] != cudaStreamLegacy)
-            all = RT_CALL(cudaStreamGetFlags, g->streams[i], &flags) == cudaSuccess &&
-                  (flags & cudaStreamNonBlocking);
-    }
+    cudaError_t err = RT_CALL(cudaStreamGetFlags, s, &flags);
     errors_restore(&saved);
-    return all;
+    return err != cudaSuccess || !(flags & cudaStreamNonBlocking);
 }
 
 /* The memset parameters of a recorded set. */
@@ -151,6 +147,78 @@ static cudaError_t add_node(struct region_graph *g, const struct record_list *li
     }
 }
 
+/*
+ * Where each stream's next node goes while a graph is built: after the
+ * stream's last node and after the nodes its event waits handed on, and,
+ * across the legacy stream's implicit barrier, after the other side's.
+ */
+struct build_order {
+    cudaGraphNode_t tail[GRAPH_STREAMS_MAX]; /* each stream's last node */
+    bool blocking[GRAPH_STREAMS_MAX];        /* it synchronises with the legacy stream */
+    int legacy;                              /* the legacy stream's index, or -1 */
+    cudaGraphNode_t *extra;                  /* nodes a stream's next node must also follow (event waits) */
+    unsigned *extra_stream;
+    unsigned extra_count;
+    size_t extra_capacity;
+};
+
+/* Adds node to deps unless it is NULL or there already: the runtime refuses duplicate dependencies. */
+static void add_dependency(cudaGraphNode_t *deps, size_t *ndeps, cudaGraphNode_t node)
+{
+    if (node == NULL)
+        return;
+    for (size_t d = 0; d < *ndeps; d++)
+        if (deps[d] == node)
+            return;
+    deps[(*ndeps)++] = node;
+}
+
+/* Adds what stream si's next node must follow; consume takes its event-wait nodes (its own next node). */
+static void add_position(struct build_order *o, unsigned si, bool consume, cudaGraphNode_t *deps, size_t *ndeps)
+{
+    add_dependency(deps, ndeps, o->tail[si]);
+    for (unsigned k = 0; k < o->extra_count; k++)
+        if (o->extra_stream[k] == si && o->extra[k] != NULL) {
+            add_dependency(deps, ndeps, o->extra[k]);
+            if (consume)
+                o->extra[k] = NULL;
+        }
+}
+
+/*
+ * Adds the legacy stream's implicit barrier: a node on it follows every
+ * blocking stream's work so far, and a node on a blocking stream follows
+ * the legacy stream's.
+ */
+static void add_legacy_barrier(struct build_order *o, unsigned stream_count, unsigned si, cudaGraphNode_t *deps,
+                               size_t *ndeps)
+{
+    if (o->legacy < 0)
+        return;
+    if (si == (unsigned)o->legacy) {
+        for (unsigned j = 0; j < stream_count; j++)
+            if (j != si && o->blocking[j])
+                add_position(o, j, false, deps, ndeps);
+    } else if (o->blocking[si]) {
+        add_position(o, (unsigned)o->legacy, false, deps, ndeps);
+    }
+}
+
+/* Numbers the region's streams (the legacy stream first: the graph is launched there); false if too many. */
+static bool index_streams(struct region_graph *g, const struct record_list *list, struct build_order *o)
+{
+    o->legacy = -1;
+    for (unsigned i = 0; i < list->count && o->legacy < 0; i++)
+        if (list->calls[i].call.stream == cudaStreamLegacy)
+            o->legacy = stream_index(g, cudaStreamLegacy);
+    for (unsigned i = 0; i < list->count; i++)
+        if (stream_index(g, list->calls[i].call.stream) < 0)
+            return false;
+    for (unsigned i = 0; i < g->stream_count; i++)
+        o->blocking[i] = g->streams[i] != cudaStreamLegacy && blocks_with_legacy(g->streams[i]);
+    return true;
+}
+
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
 struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
                                         bool *unsupported)
@@ -163,38 +231,25 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         return NULL;
     }
     g->count = list->count;
-    bool legacy = false;
-    for (unsigned i = 0; i < list->count; i++) {
-        cudaStream_t s = list->calls[i].call.stream;
-        if (s == cudaStreamPerThread) {
-            say_why(why, why_len, "it uses the per-thread default stream, which cannot be joined across threads");
-            goto fail_early;
-        }
-        legacy |= s == cudaStreamLegacy;
-        if (stream_index(g, s) < 0) {
-            say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
-            goto fail_early;
-        }
-    }
-    if (legacy && g->stream_count > 1 && !others_non_blocking(g)) {
-        say_why(why, why_len, "it mixes the legacy default stream with blocking streams, whose implicit "
-                              "synchronisation a graph would not keep");
-        goto fail_early;
+    struct build_order o = {0};
+    if (!index_streams(g, list, &o)) {
+        say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
+        *unsupported = true;
+        free(g->nodes);
+        free(g);
+        return NULL;
     }
 
     struct saved_error saved;
     errors_save(&saved);
     cudaError_t err = RT_CALL(cudaGraphCreate, &g->graph, 0);
-    /* Per stream: the last node, and the nodes its next node must also follow (event waits). */
-    cudaGraphNode_t tail[GRAPH_STREAMS_MAX] = {0};
     /* Each wait hands on at most the dependencies its stream had gathered: bounded by all nodes. */
-    size_t extra_capacity = (size_t)list->count * (GRAPH_STREAMS_MAX + 2) + 4;
-    cudaGraphNode_t *extra = calloc(extra_capacity, sizeof *extra);
-    unsigned *extra_stream = calloc(extra_capacity, sizeof *extra_stream);
-    unsigned extra_count = 0;
-    cudaGraphNode_t *deps = calloc(extra_capacity + 2, sizeof *deps);
+    o.extra_capacity = (size_t)list->count * (GRAPH_STREAMS_MAX + 2) + 4;
+    o.extra = calloc(o.extra_capacity, sizeof *o.extra);
+    o.extra_stream = calloc(o.extra_capacity, sizeof *o.extra_stream);
+    cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
     size_t staging_used = 0;
-    if (extra == NULL || extra_stream == NULL || deps == NULL)
+    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL)
         err = cudaErrorMemoryAllocation;
 
     /* Copies need the staging buffer's address: size it first. */
@@ -211,18 +266,7 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         const struct recorded *r = &list->calls[i];
         unsigned si = (unsigned)stream_index(g, r->call.stream);
         size_t ndeps = 0;
-        if (tail[si])
-            deps[ndeps++] = tail[si];
-        for (unsigned k = 0; k < extra_count; k++) {
-            if (extra_stream[k] != si || extra[k] == NULL)
-                continue;
-            bool seen = false; /* the runtime refuses duplicate dependencies */
-            for (size_t d = 0; d < ndeps && !seen; d++)
-                seen = deps[d] == extra[k];
-            if (!seen)
-                deps[ndeps++] = extra[k];
-            extra[k] = NULL;
-        }
+        add_position(&o, si, true, deps, &ndeps);
         if (r->call.kind == CALL_EVENT_WAIT) {
             /* An event recorded earlier in the region is an edge; one recorded before it is a wait node. */
             cudaGraphNode_t recorded_at = NULL;
@@ -231,20 +275,21 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
                     recorded_at = g->nodes[j].node;
                     break;
                 }
-            if (recorded_at && extra_count + 1 + ndeps <= extra_capacity) {
+            if (recorded_at && o.extra_count + 1 + ndeps <= o.extra_capacity) {
                 g->nodes[i].kind = CALL_EVENT_WAIT;
                 g->nodes[i].node = NULL;
-                extra[extra_count] = recorded_at;
-                extra_stream[extra_count++] = si;
+                o.extra[o.extra_count] = recorded_at;
+                o.extra_stream[o.extra_count++] = si;
                 /* The dependencies gathered for this call carry over to the stream's next node. */
                 for (size_t d = 0; d < ndeps; d++) {
-                    extra[extra_count] = deps[d];
-                    extra_stream[extra_count++] = si;
+                    o.extra[o.extra_count] = deps[d];
+                    o.extra_stream[o.extra_count++] = si;
                 }
-                tail[si] = NULL;
+                o.tail[si] = NULL;
                 continue;
             }
         }
+        add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
         err = add_node(g, list, r, deps, ndeps, &g->nodes[i], &staging_used);
         if (err == cudaSuccess && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
@@ -254,10 +299,10 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
                           r->call.bytes, r->call.copy_kind);
         }
         if (err == cudaSuccess)
-            tail[si] = g->nodes[i].node;
+            o.tail[si] = g->nodes[i].node;
     }
-    free(extra);
-    free(extra_stream);
+    free(o.extra);
+    free(o.extra_stream);
     free(deps);
     if (err == cudaSuccess)
         err = RT_CALL(cudaGraphInstantiate, &g->exec, g->graph, 0);
@@ -272,12 +317,6 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         return NULL;
     }
     return g;
-
-fail_early:
-    *unsupported = true;
-    free(g->nodes);
-    free(g);
-    return NULL;
 }
 
 /* Whether a kernel node's parameters differ from the recorded ones. */

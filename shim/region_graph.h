@@ -11,8 +11,9 @@ struct region_graph;
 /*
  * Builds and instantiates a graph from a recorded occurrence.  NULL if it
  * cannot, with the reason in why and *unsupported true when the region is
- * of a shape graphs cannot keep (the legacy stream mixed with others, the
- * per-thread stream, too many streams), false for a runtime error.
+ * of a shape graphs cannot keep (too many streams), false for a runtime
+ * error.  The legacy stream's implicit barriers with blocking streams
+ * become edges, and a graph using it is launched on it.
  */
 struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
                                         bool *unsupported);

@@ -17,10 +17,11 @@ event_timing|region 2: replayed as a graph
 fork_join|graph built (16 nodes on 3 streams)
 host_func|replayed as a graph
 launch_loop|region 2: replayed as a graph
-legacy_stream|not graphed: it mixes the legacy default stream with blocking streams
+legacy_stream|region 2: replayed as a graph
 own_graph|(program_graph: cudaStreamBeginCapture)
 pageable_h2d|region 2: replayed as a graph
-per_thread|not graphed: it uses the per-thread default stream
+per_thread|region 2: replayed as a graph
+per_thread_threads|fell back after 4 of 4 calls (other_thread: cudaEventSynchronize)
 query_sync|fell back after
 symbol_update|replayed as a graph
 sync_free|sync-free loop: the calls repeat every
@@ -64,6 +65,7 @@ legacy_stream|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or
 own_graph|(program_graph: cudaStreamBeginCapture)
 pageable_h2d|region 2: replayed on the robust path
 per_thread|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
+per_thread_threads|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
 query_sync|fell back after
 symbol_update|replayed on the robust path
 sync_free|region 1: replayed on the robust path

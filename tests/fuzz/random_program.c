@@ -5,8 +5,8 @@
  *     random_program [--dump] [--drop] [--no-final-sync] [--iters=N] [--keep=I,J,...] SEED
  *
  * From SEED (splitmix64, never rand()) it generates a *body*: 4..40
- * operations over 1..4 streams (non-blocking or blocking, sometimes the
- * legacy stream too): kernel launches of the test kernels (kernels/kernels.h;
+ * operations over 1..4 streams (non-blocking or blocking, in every third
+ * seed the per-thread default stream, sometimes the legacy stream too): kernel launches of the test kernels (kernels/kernels.h;
  * cudaLaunchKernel or __cudaLaunchKernel, two block sizes, sometimes dynamic
  * shared memory), D2D copies, H2D copies from pinned and from pageable
  * memory, D2H copies into pinned memory (sometimes as cudaMemcpyDefault),
@@ -147,7 +147,7 @@ struct op {
 
 struct program {
     int nstreams;
-    int kind[MAX_STREAMS]; /* 0 legacy, 1 blocking, 2 non-blocking */
+    int kind[MAX_STREAMS]; /* 0 legacy, 1 blocking, 2 non-blocking, 3 per-thread default (blocking) */
     int nbuffers, n, nevents, event_flags[MAX_EVENTS];
     int iters;
     int sync_mode, sync_every;  /* 0 device, 1 each stream, 2 device every sync_every, 3 join into stream 0 */
@@ -280,6 +280,9 @@ static void generate(uint64_t seed)
     P.nstreams = created;
     for (int i = 0; i < created; i++)
         P.kind[i] = chance(60) ? 2 : 1;
+    /* Every third seed's first blocking stream is the per-thread default one (no draw: other seeds stay as they were). */
+    if (seed % 3 == 0 && P.kind[0] == 1)
+        P.kind[0] = 3;
     if (chance(20))
         P.kind[P.nstreams++] = 0;
     P.nbuffers = 3 + (int)below(MAX_BUFFERS - 2);
@@ -413,7 +416,7 @@ static void generate(uint64_t seed)
 /* Prints the program (--dump). */
 static void dump(void)
 {
-    static const char *const kinds[] = {"legacy", "blocking", "non-blocking"};
+    static const char *const kinds[] = {"legacy", "blocking", "non-blocking", "per-thread"};
     printf("streams:");
     for (int i = 0; i < P.nstreams; i++)
         printf(" s%d=%s", i, kinds[P.kind[i]]);
@@ -760,6 +763,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < P.nstreams; i++) {
         if (P.kind[i] == 0)
             streams[i] = 0;
+        else if (P.kind[i] == 3)
+            streams[i] = cudaStreamPerThread;
         else
             check(cudaStreamCreateWithFlags(&streams[i], P.kind[i] == 2 ? cudaStreamNonBlocking : cudaStreamDefault),
                   -1, i, "cudaStreamCreateWithFlags", 0);

@@ -69,6 +69,7 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/own_graph \
 	tests/scenarios/pageable_h2d \
 	tests/scenarios/per_thread \
+	tests/scenarios/per_thread_threads \
 	tests/scenarios/query_sync \
 	tests/scenarios/symbol_update \
 	tests/scenarios/sync_free \
@@ -123,6 +124,9 @@ tests_scenarios_sync_free_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_two_shapes_SOURCES = tests/scenarios/two_shapes.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_two_shapes_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_two_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_per_thread_threads_SOURCES = tests/scenarios/per_thread_threads.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_per_thread_threads_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_two_threads_SOURCES = tests/scenarios/two_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_two_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_two_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -144,6 +148,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/own_graph.out \
 	tests/standin/expected/pageable_h2d.out \
 	tests/standin/expected/per_thread.out \
+	tests/standin/expected/per_thread_threads.out \
 	tests/standin/expected/query_sync.out \
 	tests/standin/expected/symbol_update.out \
 	tests/standin/expected/sync_free.out \
@@ -188,6 +193,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/own_graph.gpu \
 	tests/scenarios/pageable_h2d.gpu \
 	tests/scenarios/per_thread.gpu \
+	tests/scenarios/per_thread_threads.gpu \
 	tests/scenarios/query_sync.gpu \
 	tests/scenarios/symbol_update.gpu \
 	tests/scenarios/sync_free.gpu \
@@ -243,6 +249,8 @@ tests/scenarios/pageable_h2d.gpu: $(srcdir)/tests/scenarios/pageable_h2d.c $(src
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/pageable_h2d.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/per_thread.gpu: $(srcdir)/tests/scenarios/per_thread.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/per_thread.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/per_thread_threads.gpu: $(srcdir)/tests/scenarios/per_thread_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/per_thread_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/query_sync.gpu: $(srcdir)/tests/scenarios/query_sync.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/query_sync.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/symbol_update.gpu: $(srcdir)/tests/scenarios/symbol_update.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)

@@ -4,7 +4,7 @@
 # (tests/standin/expected/NAME.out, see tests/gpu/standin-vs-gpu.sh).
 . "${top_srcdir:-.}/tests/lib.sh"
 scenarios="alternating_args capture_status d2h_each event_timing fork_join host_func launch_loop
-legacy_stream malloc_in_loop own_graph pageable_h2d per_thread query_sync
+legacy_stream malloc_in_loop own_graph pageable_h2d per_thread per_thread_threads query_sync
 symbol_update sync_free two_shapes two_threads"
 
 for name in $scenarios; do
