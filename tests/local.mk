@@ -24,6 +24,10 @@ tests_test_verdict_SOURCES = tests/test_verdict.c tests/check.h
 tests_test_verdict_LDADD = libreprise_core.la
 TESTS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns \
 	tests/test_driver_table
+check_PROGRAMS += tests/test_stream_filter
+tests_test_stream_filter_SOURCES = tests/test_stream_filter.c tests/check.h
+tests_test_stream_filter_LDADD = libreprise_core.la
+TESTS += tests/test_stream_filter
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la

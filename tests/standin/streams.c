@@ -331,3 +331,25 @@ cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
     API(stream_get_priority(hStream, priority, true));
 }
+
+/* Reads a stream's unique id. */
+static cudaError_t stream_get_id(cudaStream_t h, unsigned long long *id, bool ptds)
+{
+    struct stream *s = NULL;
+    CHECK(!id, cudaErrorInvalidValue);
+    TRY(stream_get(h, ptds, &s));
+    *id = s->id;
+    return cudaSuccess;
+}
+
+/* cudaStreamGetId. */
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    API(stream_get_id(hStream, streamId, false));
+}
+
+/* cudaStreamGetId, per-thread default stream flavour. */
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
+{
+    API(stream_get_id(hStream, streamId, true));
+}

@@ -1,0 +1,89 @@
+/* What the user keeps out of graphs: kernels by name, streams by kind, priority or id (REPRISE_EXCLUDE_*). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "errors.h"
+#include "exclusions.h"
+#include "hooks.h"
+#include "patterns.h"
+#include "runtime.h"
+#include "shim.h"
+#include "stream_filter.h"
+
+static struct stream_filter excluded_streams;
+
+/* Reads REPRISE_EXCLUDE_STREAMS (already checked by the options); called once at init in auto mode. */
+void exclusions_configure(void)
+{
+    char bad[64];
+    if (!stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad))
+        stream_filter_parse("", &excluded_streams, bad, sizeof bad); /* the options said so already */
+}
+
+/* What the runtime says about a stream, for the filter. */
+static struct stream_facts facts_of(cudaStream_t stream)
+{
+    struct stream_facts f = {.kind = STREAM_KIND_BLOCKING};
+    struct saved_error saved;
+    errors_save(&saved);
+    unsigned flags = 0;
+    if (stream == cudaStreamLegacy)
+        f.kind = STREAM_KIND_LEGACY;
+    else if (stream == cudaStreamPerThread)
+        f.kind = STREAM_KIND_PER_THREAD;
+    else if (RT_CALL(cudaStreamGetFlags, stream, &flags) == cudaSuccess && (flags & cudaStreamNonBlocking))
+        f.kind = STREAM_KIND_NON_BLOCKING;
+    if (RT_CALL(cudaStreamGetPriority, stream, &f.priority) != cudaSuccess)
+        f.priority = 0;
+    if (RT_CALL(cudaStreamGetId, stream, &f.id) != cudaSuccess)
+        f.id = 0;
+    errors_restore(&saved);
+    return f;
+}
+
+/* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL. */
+static const char *excluded_kernel(const void *func)
+{
+    const char *name = NULL;
+    struct saved_error saved;
+    errors_save(&saved);
+    cudaError_t err = RT_CALL(cudaFuncGetName, &name, func);
+    errors_restore(&saved);
+    return err == cudaSuccess && name_matches_any(name, shim_options.text[OPT_EXCLUDE_KERNELS]) ? name : NULL;
+}
+
+/* Whether an earlier signature of the region has the same stream (already judged). */
+static bool stream_seen_before(const struct call_sig *sigs, unsigned i)
+{
+    for (unsigned j = 0; j < i; j++)
+        if (sigs[j].stream == sigs[i].stream)
+            return true;
+    return false;
+}
+
+/* Whether REPRISE_EXCLUDE_KERNELS or REPRISE_EXCLUDE_STREAMS names one of the region's kernels or streams. */
+bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, size_t why_len)
+{
+    bool check_kernels = shim_options.text[OPT_EXCLUDE_KERNELS][0] != '\0';
+    bool check_streams = !stream_filter_empty(&excluded_streams);
+    for (unsigned i = 0; i < count && (check_kernels || check_streams); i++) {
+        const struct call_sig *sig = &sigs[i];
+        const char *kernel;
+        if (check_kernels && sig->api < HOOK_COUNT && hook_table[sig->api].kind == CALL_LAUNCH &&
+            (kernel = excluded_kernel((const void *)(uintptr_t)sig->target)) != NULL) {
+            snprintf(why, why_len, "it launches %s, which REPRISE_EXCLUDE_KERNELS names", kernel);
+            return true;
+        }
+        if (!check_streams || stream_seen_before(sigs, i))
+            continue;
+        struct stream_facts f = facts_of((cudaStream_t)(uintptr_t)sig->stream);
+        if (stream_filter_matches(&excluded_streams, &f)) {
+            snprintf(why, why_len, "it uses stream %llu (%s, priority %d), which REPRISE_EXCLUDE_STREAMS names", f.id,
+                     stream_kind_name(f.kind), f.priority);
+            return true;
+        }
+    }
+    return false;
+}

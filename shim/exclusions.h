@@ -1,0 +1,20 @@
+/* What the user keeps out of graphs: kernels by name, streams by kind, priority or id (REPRISE_EXCLUDE_*). */
+#ifndef REPRISE_EXCLUSIONS_H
+#define REPRISE_EXCLUSIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "signature.h"
+
+/* Reads REPRISE_EXCLUDE_STREAMS (already checked by the options); called once at init in auto mode. */
+void exclusions_configure(void);
+
+/*
+ * Whether a region with these call signatures must not be graphed because
+ * REPRISE_EXCLUDE_KERNELS or REPRISE_EXCLUDE_STREAMS names one of its
+ * kernels or streams; if so, why says which.
+ */
+bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, size_t why_len);
+
+#endif
