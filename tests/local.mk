@@ -7,13 +7,15 @@ TESTS_INCLUDES = $(AM_CPPFLAGS) -I$(srcdir)/tests -I$(srcdir)/tests/recorder
 NO_INSTALL = -no-install
 
 check_PROGRAMS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns \
-	tests/test_driver_table
+	tests/test_driver_table tests/test_payoff
 tests_test_driver_table_SOURCES = tests/test_driver_table.c tests/check.h
 tests_test_driver_table_LDADD = libreprise_core.la
 tests_test_period_SOURCES = tests/test_period.c tests/check.h
 tests_test_period_LDADD = libreprise_core.la
 tests_test_regions_SOURCES = tests/test_regions.c tests/check.h
 tests_test_regions_LDADD = libreprise_core.la
+tests_test_payoff_SOURCES = tests/test_payoff.c tests/check.h
+tests_test_payoff_LDADD = libreprise_core.la
 tests_test_patterns_SOURCES = tests/test_patterns.c tests/check.h
 tests_test_patterns_LDADD = libreprise_core.la
 tests_test_options_SOURCES = tests/test_options.c tests/check.h
@@ -23,7 +25,7 @@ tests_test_log_LDADD = libreprise_core.la
 tests_test_verdict_SOURCES = tests/test_verdict.c tests/check.h
 tests_test_verdict_LDADD = libreprise_core.la
 TESTS += tests/test_options tests/test_log tests/test_verdict tests/test_period tests/test_regions tests/test_patterns \
-	tests/test_driver_table
+	tests/test_driver_table tests/test_payoff
 check_PROGRAMS += tests/test_stream_filter
 tests_test_stream_filter_SOURCES = tests/test_stream_filter.c tests/check.h
 tests_test_stream_filter_LDADD = libreprise_core.la
