@@ -33,6 +33,7 @@ static void region_free(struct region_table *t, struct region *r)
 {
     HASH_DEL(t->by_hash, r);
     t->count--;
+    payoff_fini(&r->trial);
     free(r->sigs);
     free(r);
 }
@@ -181,11 +182,12 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
     r->stats.args_patched += patched;
 }
 
-/* Records a replay of r on the robust path. */
+/* Records a replay of r on the robust path; it clears r's failures unless r is on trial. */
 void regions_recaptured(struct region_table *t, struct region *r)
 {
     r->last_used = ++t->clock;
-    r->failures = 0;
+    if (payoff_next(&r->trial) == PAYOFF_NONE)
+        r->failures = 0;
     r->stats.replays++;
     r->stats.recaptures++;
 }
@@ -226,6 +228,7 @@ const char *fallback_reason_name(enum fallback_reason reason)
         [FALLBACK_THREAD] = "other_thread",
         [FALLBACK_EXCLUDED] = "excluded",
         [FALLBACK_PROFILER] = "profiler",
+        [FALLBACK_NOT_PAYING] = "not_paying",
     };
     return (unsigned)reason < FALLBACK_REASON_COUNT ? names[reason] : "unknown";
 }

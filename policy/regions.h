@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
+#include "payoff.h"
 #include "signature.h"
 
 /* Where a region stands. */
@@ -29,6 +30,7 @@ enum fallback_reason {
     FALLBACK_THREAD,        /* another thread made a call while this one held work back */
     FALLBACK_EXCLUDED,      /* it launches a kernel REPRISE_EXCLUDE_KERNELS names */
     FALLBACK_PROFILER,      /* a profiler is attached and REPRISE_PROFILER says step aside */
+    FALLBACK_NOT_PAYING,    /* its trial found the robust path no faster than passing through */
     FALLBACK_REASON_COUNT
 };
 
@@ -39,6 +41,7 @@ struct region_policy {
     unsigned max_calls;   /* longer regions are not tracked */
     unsigned max_graphs;  /* executable graphs kept at once */
     unsigned max_regions; /* regions remembered at once */
+    unsigned trial_pairs; /* timed pairs of occurrences before a region keeps the robust path (0: keep it unmeasured) */
 };
 
 /* Counts kept per region for the log, the trace and the exit summary. */
@@ -66,6 +69,7 @@ struct region {
     void *graph;           /* the shim's executable graph, or NULL */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
+    struct payoff_trial trial; /* whether its robust path is faster than passing it through */
     struct region_stats stats;
     UT_hash_handle hh;
 };
@@ -120,7 +124,12 @@ void regions_evicted(struct region_table *t, struct region *r);
 /* Records a successful replay of r, which saved `calls` calls and patched `patched` nodes. */
 void regions_replayed(struct region_table *t, struct region *r, unsigned patched);
 
-/* Records a replay of r on the robust path: its calls were captured, not held back, so none count as saved. */
+/*
+ * Records a replay of r on the robust path: its calls were captured, not
+ * held back, so none count as saved.  While r's trial runs, a replay is not
+ * yet a success: failures (and so the back-off) keep growing until a trial
+ * finds that the robust path pays.
+ */
 void regions_recaptured(struct region_table *t, struct region *r);
 
 /* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path). */

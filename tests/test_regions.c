@@ -138,6 +138,54 @@ static void test_backoff(void)
     regions_fini(&t);
 }
 
+/* Plays one whole trial of r's robust path, each recaptured occurrence recorded; robust takes `robust` seconds to eager's 1. */
+static enum payoff_verdict play_trial(struct region_table *t, struct region *r, double robust)
+{
+    enum payoff_verdict verdict = PAYOFF_UNDECIDED;
+    CHECK(payoff_start(&r->trial, 2));
+    while (payoff_next(&r->trial) != PAYOFF_NONE) {
+        regions_sighting_of(t, r);
+        if (payoff_next(&r->trial) == PAYOFF_ROBUST) {
+            regions_recaptured(t, r);
+            verdict = payoff_add(&r->trial, PAYOFF_ROBUST, robust);
+        } else {
+            verdict = payoff_add(&r->trial, PAYOFF_EAGER, 1.0);
+        }
+    }
+    return verdict;
+}
+
+/* Robust replays during a trial are no success: trials that keep losing back off longer each time. */
+static void test_losing_trials(void)
+{
+    struct region_table t;
+    regions_init(&t, &policy);
+    struct call_sig a[5];
+    make_seq(a, 5, 7);
+    struct region *r = regions_sighting(&t, a, 5);
+    regions_sighting(&t, a, 5);
+    int graph_token;
+    CHECK(regions_graph_built(&t, r, &graph_token) == NULL);
+    regions_failed(&t, r, FALLBACK_MISMATCH);
+    regions_recaptured(&t, r); /* no trial: a success */
+    CHECK(r->failures == 0);
+    for (unsigned wait = 2; wait <= 8; wait *= 2) {
+        CHECK(play_trial(&t, r, 2.0) == PAYOFF_DOES_NOT_PAY);
+        regions_failed(&t, r, FALLBACK_NOT_PAYING);
+        CHECK(regions_backoff_needed(&t, r) == wait);
+        for (unsigned i = 0; i < wait; i++)
+            regions_sighting_of(&t, r);
+        CHECK(r->state == REGION_GRAPHED && r->graph == &graph_token); /* back, its graph kept */
+    }
+    CHECK(r->stats.fallbacks[FALLBACK_NOT_PAYING] == 3);
+    /* A trial that pays: the next robust replay is a success again. */
+    CHECK(play_trial(&t, r, 0.5) == PAYOFF_PAYS);
+    CHECK(r->failures == 3);
+    regions_recaptured(&t, r);
+    CHECK(r->failures == 0);
+    regions_fini(&t); /* frees the trial's samples too (checked under valgrind or ASan) */
+}
+
 /* More graphs than allowed: the least recently used one is evicted and must be learnt again. */
 static void test_eviction(void)
 {
@@ -186,8 +234,10 @@ int main(void)
     test_candidates();
     test_sighting_of();
     test_backoff();
+    test_losing_trials();
     test_eviction();
     test_region_limit();
     CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
+    CHECK(strcmp(fallback_reason_name(FALLBACK_NOT_PAYING), "not_paying") == 0);
     return check_result("test_regions");
 }
