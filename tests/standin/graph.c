@@ -686,6 +686,7 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz)
     size_t capbase = 0, nbase = stream_preds(s, &base, &capbase);
     base = xrealloc(base, (nbase + 1) * sizeof *base);
     base[nbase++] = e->last_end;        /* launches of one graph never overlap */
+    host_cost_submit();
 
     uint64_t *ids = xcalloc(e->n, sizeof *ids);
     uint64_t *preds = NULL;
@@ -831,6 +832,7 @@ static cudaError_t exec_update(cudaGraphExec_t he, cudaGraph_t hg,
     info->result = cudaGraphExecUpdateError;
     TRY(exec_get(he, &e));
     TRY(graph_get(hg, &g));
+    host_cost_graph_update();
     if (!update_check(e, g, info))
         return cudaErrorGraphExecUpdateFailure;
     struct enode *fresh = exec_nodes_from(g);

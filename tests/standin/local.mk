@@ -13,7 +13,7 @@ check_LTLIBRARIES += tests/standin/libcudart_standin.la kernels/libkernels_cpu.l
 
 tests_standin_libcudart_standin_la_SOURCES = \
 	tests/standin/standin.h tests/standin/standin_kernel.h \
-	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c \
+	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c tests/standin/host_cost.c \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
 	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c \

@@ -116,6 +116,13 @@ void *xrealloc(void *p, size_t n);
 /* Appends p to a growable pointer array. */
 void ptr_push(void ***arr, size_t *n, size_t *cap, void *p);
 
+/* ------------------------------------------------------------ host_cost.c */
+
+/* Spends STANDIN_SUBMIT_US: an operation (or a graph launch) queued on a stream. */
+void host_cost_submit(void);
+/* Spends STANDIN_GRAPH_UPDATE_US: a cudaGraphExecUpdate. */
+void host_cost_graph_update(void);
+
 /* ------------------------------------------------------------ work */
 
 /* What one queued operation or graph node does. */

@@ -116,6 +116,7 @@ cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out)
     } else if (s == &legacy && (e = capture_check_legacy()) != cudaSuccess) {
         /* the legacy stream would depend on a capturing blocking stream */
     } else {
+        host_cost_submit();
         uint64_t id = stream_enqueue(s, w);
         if (op_out)
             *op_out = id;

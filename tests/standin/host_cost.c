@@ -1,0 +1,53 @@
+/*
+ * tests/standin/host_cost.c: host time spent on request, so that tests can
+ * make one way of submitting work clearly dearer than another.
+ *
+ * The stand-in is otherwise as fast as the CPU allows, so how long a shim's
+ * choice takes on it says nothing about a GPU. STANDIN_SUBMIT_US (each
+ * operation queued on a stream outside a capture, a graph launch counting
+ * as one) and STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) give those
+ * calls a cost in microseconds; unset or 0, they cost nothing extra.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "standin.h"
+
+/* Microseconds named by the environment variable, read once into *cached (-1: not read yet). */
+static long cost_us(atomic_long *cached, const char *variable)
+{
+    long us = atomic_load_explicit(cached, memory_order_relaxed);
+    if (us < 0) {
+        const char *text = getenv(variable);
+        us = text && *text ? atol(text) : 0;
+        atomic_store_explicit(cached, us > 0 ? us : 0, memory_order_relaxed);
+    }
+    return us;
+}
+
+/* Sleeps for us microseconds. */
+static void spend(long us)
+{
+    struct timespec left = {us / 1000000, us % 1000000 * 1000};
+    while (nanosleep(&left, &left) != 0)
+        ;
+}
+
+/* Spends STANDIN_SUBMIT_US: an operation (or a graph launch) queued on a stream. */
+void host_cost_submit(void)
+{
+    static atomic_long cached = -1;
+    long us = cost_us(&cached, "STANDIN_SUBMIT_US");
+    if (us > 0)
+        spend(us);
+}
+
+/* Spends STANDIN_GRAPH_UPDATE_US: a cudaGraphExecUpdate. */
+void host_cost_graph_update(void)
+{
+    static atomic_long cached = -1;
+    long us = cost_us(&cached, "STANDIN_GRAPH_UPDATE_US");
+    if (us > 0)
+        spend(us);
+}
