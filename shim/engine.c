@@ -18,6 +18,7 @@
 #include "region_capture.h"
 #include "region_graph.h"
 #include "regions.h"
+#include "robust_trial.h"
 #include "runtime.h"
 #include "shim.h"
 #include "trace.h"
@@ -61,6 +62,7 @@ struct tracker {
     struct region_table table;
     struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
     bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
+    struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
     unsigned thread_number;
     struct tracker *next;
 };
@@ -104,6 +106,7 @@ void engine_configure(void)
     policy.max_calls = (unsigned)shim_options.num[OPT_MAX_REGION_CALLS];
     policy.max_graphs = (unsigned)shim_options.num[OPT_MAX_GRAPHS];
     policy.max_regions = policy.max_graphs * 4 + 64;
+    policy.trial_pairs = (unsigned)shim_options.num[OPT_ROBUST_TRIAL];
 }
 
 /* This thread's tracker, created on its first call; NULL if memory ran out. */
@@ -456,8 +459,8 @@ static void build_graph(struct tracker *t)
     keep_graph(t, r, g);
 }
 
-/* Ends the capture of a complete occurrence on the robust path: update (or make) the graph and launch it. */
-static void finish_recapture(struct tracker *t)
+/* Ends the capture of a complete occurrence on the robust path: update (or make) the graph, launch it; true if so. */
+static bool finish_recapture(struct tracker *t)
 {
     struct region *r = t->region;
     bool first = r->graph == NULL;
@@ -473,6 +476,7 @@ static void finish_recapture(struct tracker *t)
         trace_event("graph_built", "\"region\":%u,\"calls\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
                     r->length, t->capture.stream_count);
         keep_graph(t, r, rc);
+        payoff_start(&r->trial, policy.trial_pairs); /* from the next occurrence: this one instantiated */
     } else if (first) {
         region_capture_destroy(rc);
     }
@@ -482,7 +486,7 @@ static void finish_recapture(struct tracker *t)
                  cudaGetErrorName(error));
         trace_event("fallback", "\"region\":%u,\"reason\":\"graph_error\",\"after\":%u,\"length\":%u", r->id,
                     t->records.count, r->length);
-        return;
+        return false;
     }
     bool announce = r->stats.recaptures == 0;
     regions_recaptured(&t->table, r);
@@ -491,6 +495,7 @@ static void finish_recapture(struct tracker *t)
                  outcome == CAPTURE_UPDATED ? "executable graph updated" : "instantiated");
     else if (outcome == CAPTURE_INSTANTIATED)
         log_debug("region %u: cudaGraphExecUpdate refused the new capture; instantiated again", r->id);
+    return true;
 }
 
 /* Launches the graph for a complete replayed occurrence, or submits the calls if that fails. */
@@ -550,20 +555,22 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         t->period = 0;
         period_reset(t->periods);
     }
+    struct region *recaptured = NULL; /* r, once its occurrence ran on the robust path */
     if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
         if (t->records.count < r->length)
             fall_back(t, boundary ? boundary_reason(boundary->kind) : FALLBACK_MISMATCH,
                       boundary ? hook_table[boundary->api].name : "sync-free loop");
         else if (t->mode == FOLLOW_REPLAY)
             launch_replay(t);
-        else
-            finish_recapture(t);
+        else if (finish_recapture(t))
+            recaptured = r;
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
         build_graph(t);
     }
+    struct region *seen = NULL;
     if (!t->overflow && t->observed_count > 0) {
-        struct region *seen = exactly_r ? regions_sighting_of(&t->table, r)
-                                        : regions_sighting(&t->table, t->observed, t->observed_count);
+        seen = exactly_r ? regions_sighting_of(&t->table, r)
+                         : regions_sighting(&t->table, t->observed, t->observed_count);
         if (seen && t->foreign_in_sequence && !seen->needs_robust) {
             seen->needs_robust = true;
             log_info("region %u: driver-API work (a library's own launches) runs inside it: it takes the robust path",
@@ -576,6 +583,7 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
                         seen->stable);
         }
     }
+    trial_end(&t->trial, &t->table, recaptured, seen);
     t->observed_count = 0;
     t->observed_stored = 0;
     t->overflow = false;
@@ -651,10 +659,12 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
 /*
  * Starts following a sequence at its first call: replay, record, or just
  * learn.  A region wanted or graphed on the robust path starts its capture
- * here, before its first call is forwarded.
+ * here, before its first call is forwarded, unless its trial passes it
+ * through.
  */
 static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream)
 {
+    t->trial.region = 0; /* a sequence cut short without end_sequence (look_for_period) is not timed */
     struct region *r = regions_candidate(&t->table, sig, 1);
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
@@ -671,6 +681,11 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
             destroy_graph_of(r);
             regions_graph_dropped(&t->table, r);
         }
+    }
+    if (r->graph && r->robust && trial_begin(&t->trial, r, policy.trial_pairs) == PAYOFF_EAGER) {
+        t->region = NULL;
+        t->mode = FOLLOW_NONE;
+        return;
     }
     t->mode = start_recapture(t, stream) ? FOLLOW_RECAPTURE : FOLLOW_NONE;
 }

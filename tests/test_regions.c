@@ -138,7 +138,7 @@ static void test_backoff(void)
     regions_fini(&t);
 }
 
-/* Plays one whole trial of r's robust path, each recaptured occurrence recorded; robust takes `robust` seconds to eager's 1. */
+/* Plays a whole trial of r, recording each re-captured occurrence; robust ones take `robust` s, eager ones 1 s. */
 static enum payoff_verdict play_trial(struct region_table *t, struct region *r, double robust)
 {
     enum payoff_verdict verdict = PAYOFF_UNDECIDED;
