@@ -24,6 +24,13 @@ n_events=$(grep -c '"ev":"fallback"' "$WORK/q.trace")
 n_report=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ /{ for (i = 11; i <= NF; i++) if ($i ~ /^[0-9]+,?;?$/) s += $i } END { print s + 0 }' "$WORK/q.report")
 [ "$n_events" -eq "$n_report" ] || fail "$n_events fallback events, the report counts $n_report"
 
+# A robust path that does not pay (made dear on the stand-in): its verdicts count as not_paying fallbacks.
+with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 STANDIN_GRAPH_UPDATE_US=2000 \
+    REPRISE_TRACE="$WORK/p.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null || fail "launch_loop exited $?"
+n_payoff=$(grep '"ev":"payoff"' "$WORK/p.trace" | grep -c '"pays":false')
+"$REPRISE" report "$WORK/p.trace" > "$WORK/p.report" || fail "report of a robust trace exited $?"
+expect_in "$WORK/p.report" "not_paying $n_payoff"
+
 # The time saved follows --launch-us and the calls saved.
 with_shim REPRISE_TRACE="$WORK/s.trace" "$TESTS_BIN/scenarios/sync_free" > /dev/null || fail "sync_free exited $?"
 saved=$(sed -n 's/.*"calls_saved":\([0-9]*\).*/\1/p' "$WORK/s.trace" | awk '{ s += $1 } END { print s }')

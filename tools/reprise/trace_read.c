@@ -77,6 +77,10 @@ static void index_event(struct trace *t, const struct json *ev)
     } else if (strcmp(name, "fallback") == 0) {
         count_fallback(r, json_str(ev, "reason", "unknown"));
         r->calls = (unsigned)json_num(ev, "length", r->calls);
+    } else if (strcmp(name, "payoff") == 0) {
+        const struct json *pays = json_get(ev, "pays");
+        if (pays && pays->type == JSON_BOOL && pays->number == 0)
+            count_fallback(r, "not_paying"); /* the region passes through: the exit summary counts it so */
     } else if (strcmp(name, "not_graphed") == 0) {
         r->not_graphed = json_str(ev, "why", "unknown");
     } else if (strcmp(name, "region_summary") == 0) {
