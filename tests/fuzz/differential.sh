@@ -5,7 +5,9 @@
 #   plain  without the shim                               (STANDIN_SEED=a)
 #   off    LD_PRELOAD=libreprise.so REPRISE_MODE=off      (STANDIN_SEED=b)
 #   auto   REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1   (STANDIN_SEED=a)
-#   robust the same with REPRISE_REPLAY=robust, odd seeds (STANDIN_SEED=a)
+#   robust the same with REPRISE_REPLAY=robust, odd seeds (STANDIN_SEED=a);
+#          its trial (REPRISE_ROBUST_TRIAL, default on) switches regions
+#          between passing through and the robust path as it goes
 # and all three must print the same and exit 0.  a = seed%7+1, b = the next
 # one: plain against off also checks that the program does not depend on the
 # scheduler; plain against auto isolates the engine (same scheduler seed).
@@ -21,7 +23,10 @@
 # Environment: FUZZ_SEEDS (how many seeds, default 1000), FUZZ_FIRST (first
 # seed, default 1), FUZZ_JOBS (parallel runs, default 2).  Not REPRISE_*: the
 # shim warns about every REPRISE_* variable it does not know, which other
-# tests (tests/environment.sh) would see.
+# tests (tests/environment.sh) would see.  A REPRISE_* option set outside
+# reaches every run: REPRISE_ROBUST_TRIAL=1 switches paths most often (0: no
+# trial, and none is required); STANDIN_SUBMIT_US=5 makes the robust path pay
+# in most seeds (tests/standin/host_cost.c).
 
 # ---- worker: sh differential.sh --worker DIR SEED... (run through xargs)
 if [ "$1" = "--worker" ]; then
@@ -60,6 +65,7 @@ if [ "$1" = "--worker" ]; then
             [ $rc_robust -eq 0 ] || bad="$bad${bad:+; }robust exited $rc_robust"
             cmp -s "$o.plain" "$o.robust" || bad="$bad${bad:+; }robust (REPRISE_REPLAY=robust) differs from plain"
             grep -q '"path":"robust"' "$o.rtrace" 2> /dev/null && echo "$seed" >> "$dir/robust.$$"
+            grep -q '"ev":"payoff"' "$o.rtrace" 2> /dev/null && echo "$seed" >> "$dir/trial.$$"
             rm -f "$o.robust" "$o.robust.err" "$o.rtrace"
         fi
         if [ -n "$bad" ]; then
@@ -135,8 +141,11 @@ awk -v seeds="$seeds" '
 read -r replayed reasons < "$WORK/totals"
 odd=$(seq "$first" "$last" | awk '$1 % 2 == 1' | wc -l)
 robust=$(cat "$WORK"/robust.* 2> /dev/null | wc -l)
-echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd odd seeds"
+trials=$(cat "$WORK"/trial.* 2> /dev/null | wc -l)
+echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd odd seeds; its trial decided in $trials"
 [ $((robust * 2)) -ge "$odd" ] || fail "the robust path captured graphs in only $robust of $odd odd seeds"
+[ "$seeds" -lt 100 ] || [ "${REPRISE_ROBUST_TRIAL:-4}" -eq 0 ] || [ $((trials * 4)) -ge "$odd" ] ||
+    fail "the robust path's trial decided in only $trials of $odd odd seeds"
 [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
 [ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"
 
