@@ -95,17 +95,24 @@ static void test_sighting_of(void)
     regions_fini(&u);
 }
 
+/* A new table t holding one region, the 5 calls of a, seen min_repeats times and given graph. */
+static struct region *one_graphed_region(struct region_table *t, struct call_sig *a, void *graph)
+{
+    regions_init(t, &policy);
+    make_seq(a, 5, 7);
+    struct region *r = regions_sighting(t, a, 5);
+    regions_sighting(t, a, 5);
+    CHECK(regions_graph_built(t, r, graph) == NULL);
+    return r;
+}
+
 /* Failures back off, longer each time; stable sightings bring a region back. */
 static void test_backoff(void)
 {
     struct region_table t;
-    regions_init(&t, &policy);
     struct call_sig a[5];
-    make_seq(a, 5, 7);
-    struct region *r = regions_sighting(&t, a, 5);
-    regions_sighting(&t, a, 5);
     int graph_token;
-    CHECK(regions_graph_built(&t, r, &graph_token) == NULL);
+    struct region *r = one_graphed_region(&t, a, &graph_token);
     CHECK(r->state == REGION_GRAPHED && t.graphs == 1);
     regions_replayed(&t, r, 3);
     CHECK(r->stats.replays == 1 && r->stats.calls_saved == 5 && r->stats.args_patched == 3);
@@ -159,13 +166,9 @@ static enum payoff_verdict play_trial(struct region_table *t, struct region *r, 
 static void test_losing_trials(void)
 {
     struct region_table t;
-    regions_init(&t, &policy);
     struct call_sig a[5];
-    make_seq(a, 5, 7);
-    struct region *r = regions_sighting(&t, a, 5);
-    regions_sighting(&t, a, 5);
     int graph_token;
-    CHECK(regions_graph_built(&t, r, &graph_token) == NULL);
+    struct region *r = one_graphed_region(&t, a, &graph_token);
     regions_failed(&t, r, FALLBACK_MISMATCH);
     regions_recaptured(&t, r); /* no trial: a success */
     CHECK(r->failures == 0);
