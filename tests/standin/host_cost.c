@@ -8,6 +8,7 @@
  * as one) and STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) give those
  * calls a cost in microseconds; unset or 0, they cost nothing extra.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -30,7 +31,7 @@ static long cost_us(atomic_long *cached, const char *variable)
 static void spend(long us)
 {
     struct timespec left = {us / 1000000, us % 1000000 * 1000};
-    while (nanosleep(&left, &left) != 0)
+    while (nanosleep(&left, &left) != 0 && errno == EINTR)
         ;
 }
 
