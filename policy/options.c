@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "stream_filter.h"
 #include "suggest.h"
 #include "values.h"
 
@@ -52,7 +53,17 @@ static void describe_accepted(const struct option_spec *spec, char *buf, unsigne
     case OPTION_TEXT:
         snprintf(buf, len, "text");
         break;
+    case OPTION_STREAMS:
+        snprintf(buf, len, "%s", STREAM_FILTER_ACCEPTED);
+        break;
     }
+}
+
+/* Whether an option's value is kept as text, where empty means "none" (or stderr) rather than a mistake. */
+static bool kept_as_text(enum option_id id)
+{
+    enum option_type type = option_table[id].type;
+    return type == OPTION_PATH || type == OPTION_TEXT || type == OPTION_STREAMS;
 }
 
 /* Parses text as the value of option id; false if it is not valid. */
@@ -70,6 +81,12 @@ static bool parse_value(enum option_id id, const char *text, long *num)
     case OPTION_TEXT:
         *num = 0;
         return strlen(text) < OPTION_TEXT_MAX;
+    case OPTION_STREAMS: {
+        struct stream_filter filter;
+        char bad[64];
+        *num = 0;
+        return strlen(text) < OPTION_TEXT_MAX && stream_filter_parse(text, &filter, bad, sizeof bad);
+    }
     }
     return false;
 }
@@ -139,7 +156,7 @@ void options_parse(struct options *opts, char *const *envp, struct option_proble
         /* An empty path means "the default" (stderr, no trace); an empty
            value of any other type is a mistake worth reporting. */
         if (parse_value(id, value, &num) &&
-            (*value || option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT)) {
+            (*value || kept_as_text(id))) {
             opts->num[id] = num;
             snprintf(opts->text[id], OPTION_TEXT_MAX, "%s", value);
             opts->from_env[id] = true;
@@ -147,15 +164,16 @@ void options_parse(struct options *opts, char *const *envp, struct option_proble
         }
         char accepted[256];
         describe_accepted(&option_table[id], accepted, sizeof accepted);
+        const char *def = option_table[id].def;
         add_problem(problems, "%s=%.200s is not valid (expected %s); using default %s", option_table[id].name,
-                    value, accepted, option_table[id].def);
+                    value, accepted, *def ? def : "(none)");
     }
 }
 
 /* The value of an option for people: paths that are empty say what that means. */
 static const char *display_value(const struct options *opts, enum option_id id)
 {
-    if ((option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT) && opts->text[id][0] == '\0')
+    if (kept_as_text(id) && opts->text[id][0] == '\0')
         return id == OPT_LOG_FILE ? "stderr" : "none";
     if (option_table[id].type == OPTION_BOOL)
         return opts->num[id] ? "on" : "off";
@@ -225,7 +243,7 @@ void options_write_markdown(FILE *out)
         char accepted[256];
         describe_accepted(&option_table[id], accepted, sizeof accepted);
         const char *def = option_table[id].def;
-        if ((option_table[id].type == OPTION_PATH || option_table[id].type == OPTION_TEXT) && !*def)
+        if (kept_as_text(id) && !*def)
             def = id == OPT_LOG_FILE ? "(stderr)" : "(none)";
         fprintf(out, "| `%s` | %s | `%s` | %s |\n", option_table[id].name, accepted, def,
                 option_table[id].help);

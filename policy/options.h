@@ -13,7 +13,7 @@ enum option_id {
     OPT_COUNT
 };
 
-enum option_type { OPTION_ENUM, OPTION_BOOL, OPTION_INT, OPTION_PATH, OPTION_TEXT };
+enum option_type { OPTION_ENUM, OPTION_BOOL, OPTION_INT, OPTION_PATH, OPTION_TEXT, OPTION_STREAMS };
 
 /* Values of REPRISE_MODE, in the order of its choices. */
 enum reprise_mode { MODE_OFF, MODE_OBSERVE, MODE_AUTO };

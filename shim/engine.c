@@ -9,9 +9,9 @@
 
 #include "engine.h"
 #include "errors.h"
+#include "exclusions.h"
 #include "hidden_work.h"
 #include "log.h"
-#include "patterns.h"
 #include "period.h"
 #include "profiler.h"
 #include "record.h"
@@ -107,6 +107,7 @@ void engine_configure(void)
     policy.max_graphs = (unsigned)shim_options.num[OPT_MAX_GRAPHS];
     policy.max_regions = policy.max_graphs * 4 + 64;
     policy.trial_pairs = (unsigned)shim_options.num[OPT_ROBUST_TRIAL];
+    exclusions_configure();
 }
 
 /* This thread's tracker, created on its first call; NULL if memory ran out. */
@@ -352,26 +353,6 @@ static void register_exit_hook(void)
     atexit(engine_shutdown);
 }
 
-/* The first kernel of the record that REPRISE_EXCLUDE_KERNELS names, or NULL. */
-static const char *excluded_kernel(const struct record_list *list)
-{
-    const char *patterns = shim_options.text[OPT_EXCLUDE_KERNELS];
-    if (patterns[0] == '\0')
-        return NULL;
-    for (unsigned i = 0; i < list->count; i++) {
-        if (list->calls[i].call.kind != CALL_LAUNCH)
-            continue;
-        const char *name = NULL;
-        struct saved_error saved;
-        errors_save(&saved);
-        cudaError_t err = RT_CALL(cudaFuncGetName, &name, list->calls[i].call.func);
-        errors_restore(&saved);
-        if (err == cudaSuccess && name_matches_any(name, patterns))
-            return name;
-    }
-    return NULL;
-}
-
 /* Whether graphs must not be built now: a profiler is attached and REPRISE_PROFILER says step aside. */
 static bool profiler_forbids(void)
 {
@@ -383,6 +364,23 @@ static bool profiler_forbids(void)
         log_info("a profiler is attached (%s): graphing nothing, so that it measures the program as written "
                  "(REPRISE_PROFILER=ignore graphs anyway)",
                  why);
+    return true;
+}
+
+/* Whether the user's policies keep r out of graphs now (a profiler, REPRISE_EXCLUDE_*): then it is failed, and said. */
+static bool user_refuses(struct tracker *t, struct region *r)
+{
+    char why[320];
+    if (profiler_forbids()) {
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"a profiler is attached\"", r->id);
+        regions_failed(&t->table, r, FALLBACK_PROFILER);
+        return true;
+    }
+    if (!region_excluded(r->sigs, r->length, why, sizeof why))
+        return false;
+    log_info("region %u: not graphed: %s", r->id, why);
+    trace_event("not_graphed", "\"region\":%u,\"why\":\"excluded\"", r->id);
+    regions_failed(&t->table, r, FALLBACK_EXCLUDED);
     return true;
 }
 
@@ -423,18 +421,8 @@ static void build_graph(struct tracker *t)
         regions_failed(&t->table, r, FALLBACK_UNSUPPORTED);
         return;
     }
-    if (profiler_forbids()) {
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"a profiler is attached\"", r->id);
-        regions_failed(&t->table, r, FALLBACK_PROFILER);
+    if (user_refuses(t, r))
         return;
-    }
-    const char *excluded = excluded_kernel(&t->records);
-    if (excluded) {
-        log_info("region %u: not graphed: it launches %s, which REPRISE_EXCLUDE_KERNELS names", r->id, excluded);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"excluded kernel\"", r->id);
-        regions_failed(&t->table, r, FALLBACK_EXCLUDED);
-        return;
-    }
     if (hidden_work_possible(why, sizeof why)) {
         log_info("region %u: not graphed: work may reach the GPU unseen: %s", r->id, why);
         trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen: %s\"", r->id, why);
@@ -577,8 +565,11 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
                      seen->id);
         }
         if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == policy.min_repeats) {
-            log_info("region %u: %u calls seen %u times alike; recording its next occurrence", seen->id,
-                     seen->length, seen->stable);
+            char streams[256] = "its streams";
+            if (log_enabled(LOG_INFO))
+                describe_streams(seen->sigs, seen->length, streams, sizeof streams);
+            log_info("region %u: %u calls on %s seen %u times alike; recording its next occurrence", seen->id,
+                     seen->length, streams, seen->stable);
             trace_event("region_found", "\"region\":%u,\"calls\":%u,\"sightings\":%u", seen->id, seen->length,
                         seen->stable);
         }
@@ -681,6 +672,11 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
             destroy_graph_of(r);
             regions_graph_dropped(&t->table, r);
         }
+    }
+    if (r->graph == NULL && user_refuses(t, r)) {
+        t->region = NULL;
+        t->mode = FOLLOW_NONE;
+        return;
     }
     if (r->graph && r->robust && trial_begin(&t->trial, r, policy.trial_pairs) == PAYOFF_EAGER) {
         t->region = NULL;

@@ -63,6 +63,23 @@ static bool stream_seen_before(const struct call_sig *sigs, unsigned i)
     return false;
 }
 
+/* Names a region's streams as REPRISE_EXCLUDE_STREAMS can: "stream 7 (non_blocking), stream 1 (legacy)". */
+void describe_streams(const struct call_sig *sigs, unsigned count, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < count && used < len; i++) {
+        if (stream_seen_before(sigs, i))
+            continue;
+        struct stream_facts f = facts_of((cudaStream_t)(uintptr_t)sigs[i].stream);
+        int w = f.priority < 0 ? snprintf(buf + used, len - used, "%sstream %llu (%s, high_priority %d)",
+                                          used ? ", " : "", f.id, stream_kind_name(f.kind), f.priority)
+                               : snprintf(buf + used, len - used, "%sstream %llu (%s)", used ? ", " : "", f.id,
+                                          stream_kind_name(f.kind));
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 /* Whether REPRISE_EXCLUDE_KERNELS or REPRISE_EXCLUDE_STREAMS names one of the region's kernels or streams. */
 bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, size_t why_len)
 {

@@ -17,4 +17,7 @@ void exclusions_configure(void);
  */
 bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, size_t why_len);
 
+/* Names a region's streams as REPRISE_EXCLUDE_STREAMS can: "stream 7 (non_blocking), stream 1 (legacy)". */
+void describe_streams(const struct call_sig *sigs, unsigned count, char *buf, size_t len);
+
 #endif

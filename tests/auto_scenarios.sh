@@ -153,6 +153,30 @@ with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_EX
 cmp -s "$EXPECTED/launch_loop.out" "$WORK/excluded.out" || fail "launch_loop with exclusions: output differs"
 expect_in "$WORK/excluded.log" "which REPRISE_EXCLUDE_KERNELS names"
 expect_not_in "$WORK/excluded.log" "replayed as a graph"
+# ... on the robust path too.
+with_shim REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_EXCLUDE_KERNELS='k_scale' \
+    "$prog" > "$WORK/excluded-robust.out" 2> "$WORK/excluded-robust.log" || fail "launch_loop (robust, excluded) exited $?"
+cmp -s "$EXPECTED/launch_loop.out" "$WORK/excluded-robust.out" || fail "launch_loop (robust, excluded): output differs"
+expect_in "$WORK/excluded-robust.log" "it launches k_scale, which REPRISE_EXCLUDE_KERNELS names"
+expect_not_in "$WORK/excluded-robust.log" "replayed on the robust path"
+# REPRISE_EXCLUDE_STREAMS by kind (two_threads' streams are non-blocking) ...
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_EXCLUDE_STREAMS=non_blocking "$SCEN/two_threads" \
+    > "$WORK/streams.out" 2> "$WORK/streams.log" || fail "two_threads with excluded streams exited $?"
+cmp -s "$EXPECTED/two_threads.out" "$WORK/streams.out" || fail "two_threads with excluded streams: output differs"
+expect_in "$WORK/streams.log" "(non_blocking, priority 0), which REPRISE_EXCLUDE_STREAMS names"
+expect_not_in "$WORK/streams.log" "replayed as a graph"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_EXCLUDE_STREAMS=legacy,per_thread,blocking,high_priority \
+    "$SCEN/two_threads" > /dev/null 2> "$WORK/streams-kept.log" || fail "two_threads with other kinds excluded exited $?"
+expect_in "$WORK/streams-kept.log" "replayed as a graph"
+# ... and by the id the log gives when it finds the region.
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info "$prog" > /dev/null 2> "$WORK/ids.log" || fail "launch_loop exited $?"
+id=$(sed -n 's/.*region 2: [0-9]* calls on stream \([0-9]*\) (.*/\1/p' "$WORK/ids.log" | head -1)
+[ -n "$id" ] || fail "the log does not name region 2's stream by id"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_EXCLUDE_STREAMS="$id" "$prog" \
+    > "$WORK/by-id.out" 2> "$WORK/by-id.log" || fail "launch_loop with stream $id excluded exited $?"
+cmp -s "$EXPECTED/launch_loop.out" "$WORK/by-id.out" || fail "launch_loop with stream $id excluded: output differs"
+expect_in "$WORK/by-id.log" "it uses stream $id ("
+expect_not_in "$WORK/by-id.log" "replayed as a graph"
 # A profiler attached: auto steps aside, unless told to ignore it.
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info NSYS_PROFILING_SESSION_ID=7 \
     "$prog" > "$WORK/profiled.out" 2> "$WORK/profiled.log" || fail "launch_loop under a profiler exited $?"

@@ -132,6 +132,24 @@ static void test_bad_values(void)
     CHECK_CONTAINS(problems.line[3], "REPRISE_STRICT=2 is not valid");
 }
 
+/* A list of streams is checked item by item; a bad item rejects the whole value, which says what is accepted. */
+static void test_stream_list(void)
+{
+    char *good[] = {"REPRISE_EXCLUDE_STREAMS=legacy, 7 ,high_priority", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, good);
+    CHECK(problems.count == 0);
+    CHECK_STR_EQ(opts.text[OPT_EXCLUDE_STREAMS], "legacy, 7 ,high_priority");
+    char *bad[] = {"REPRISE_EXCLUDE_STREAMS=legacy,side", NULL};
+    parse(&opts, &problems, bad);
+    CHECK(problems.count == 1);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_EXCLUDE_STREAMS=legacy,side is not valid (expected a comma-separated list of "
+                                   "legacy, per_thread, blocking, non_blocking, high_priority and stream ids "
+                                   "(numbers)); using default (none)");
+    CHECK_STR_EQ(opts.text[OPT_EXCLUDE_STREAMS], "");
+}
+
 /* Empty values are reported, except for paths where empty means the default. */
 static void test_empty_values(void)
 {
@@ -209,12 +227,12 @@ static void test_format(void)
     char text[1024];
     options_format(&opts, text, sizeof text);
     CHECK_STR_EQ(text, "mode=observe min_repeats=2 min_region_calls=4 max_region_calls=8192 max_graphs=32 "
-                       "exclude_kernels=none replay=auto robust_trial=4 profiler=step_aside log=info log_file=/tmp/r-%p.log trace=none "
+                       "exclude_kernels=none exclude_streams=none replay=auto robust_trial=4 profiler=step_aside log=info log_file=/tmp/r-%p.log trace=none "
                        "stats=on strict=off");
     options_format_json(&opts, text, sizeof text);
     CHECK_STR_EQ(text, "{\"REPRISE_MODE\":\"observe\",\"REPRISE_MIN_REPEATS\":\"2\",\"REPRISE_MIN_REGION_CALLS\":\"4\","
                        "\"REPRISE_MAX_REGION_CALLS\":\"8192\",\"REPRISE_MAX_GRAPHS\":\"32\","
-                       "\"REPRISE_EXCLUDE_KERNELS\":\"none\",\"REPRISE_REPLAY\":\"auto\",\"REPRISE_ROBUST_TRIAL\":\"4\",\"REPRISE_PROFILER\":\"step_aside\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
+                       "\"REPRISE_EXCLUDE_KERNELS\":\"none\",\"REPRISE_EXCLUDE_STREAMS\":\"none\",\"REPRISE_REPLAY\":\"auto\",\"REPRISE_ROBUST_TRIAL\":\"4\",\"REPRISE_PROFILER\":\"step_aside\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
                        "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\","
                        "\"REPRISE_STRICT\":\"off\"}");
 }
@@ -244,6 +262,7 @@ int main(void)
     test_enum_case();
     test_bad_values();
     test_empty_values();
+    test_stream_list();
     test_typos();
     test_edit_distance();
     test_int_values();
