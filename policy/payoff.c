@@ -1,4 +1,4 @@
-/* Whether the robust path pays for a region: an interleaved trial of timed occurrences, decided by medians. */
+/* Whether a region's graph pays: an interleaved trial of timed occurrences, decided by medians. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 bool payoff_start(struct payoff_trial *trial, unsigned pairs)
 {
     trial->pairs = 0;
-    trial->eager_count = trial->robust_count = 0;
+    trial->eager_count = trial->graph_count = 0;
     memset(&trial->result, 0, sizeof trial->result);
     if (pairs == 0)
         return false;
@@ -25,12 +25,12 @@ bool payoff_start(struct payoff_trial *trial, unsigned pairs)
     return true;
 }
 
-/* How the next occurrence must run: eager and robust by turns, eager first; PAYOFF_NONE unless a trial runs. */
+/* How the next occurrence must run: eager and graphed by turns, eager first; PAYOFF_NONE unless a trial runs. */
 enum payoff_way payoff_next(const struct payoff_trial *trial)
 {
     if (trial->pairs == 0 || trial->result.verdict != PAYOFF_UNDECIDED)
         return PAYOFF_NONE;
-    return trial->eager_count <= trial->robust_count ? PAYOFF_EAGER : PAYOFF_ROBUST;
+    return trial->eager_count <= trial->graph_count ? PAYOFF_EAGER : PAYOFF_GRAPHED;
 }
 
 /* Orders two samples. */
@@ -55,13 +55,13 @@ enum payoff_verdict payoff_add(struct payoff_trial *trial, enum payoff_way way, 
     if (way == PAYOFF_EAGER)
         trial->samples[trial->eager_count++] = seconds;
     else
-        trial->samples[trial->pairs + trial->robust_count++] = seconds;
-    if (trial->robust_count < trial->pairs)
-        return PAYOFF_UNDECIDED; /* robust samples come second: the last one completes the trial */
+        trial->samples[trial->pairs + trial->graph_count++] = seconds;
+    if (trial->graph_count < trial->pairs)
+        return PAYOFF_UNDECIDED; /* graphed samples come second: the last one completes the trial */
     struct payoff_result *r = &trial->result;
     r->eager_median = median(trial->samples, trial->pairs);
-    r->robust_median = median(trial->samples + trial->pairs, trial->pairs);
-    r->verdict = r->robust_median < PAYOFF_MARGIN * r->eager_median ? PAYOFF_PAYS : PAYOFF_DOES_NOT_PAY;
+    r->graph_median = median(trial->samples + trial->pairs, trial->pairs);
+    r->verdict = r->graph_median < PAYOFF_MARGIN * r->eager_median ? PAYOFF_PAYS : PAYOFF_DOES_NOT_PAY;
     return r->verdict;
 }
 

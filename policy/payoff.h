@@ -1,16 +1,16 @@
-/* Whether the robust path pays for a region: an interleaved trial of timed occurrences, decided by medians. */
+/* Whether a region's graph pays: an interleaved trial of timed occurrences, decided by medians. */
 #ifndef REPRISE_PAYOFF_H
 #define REPRISE_PAYOFF_H
 
 #include <stdbool.h>
 
 /*
- * The robust path pays only if its median occurrence takes less than this
+ * A graph pays only if its median occurrence takes less than this
  * fraction of the median occurrence passed through.  A tie goes to passing
  * through: that is the program as written, with no capture that can be
  * lost, no graph or staging memory kept and nothing for the next CUDA
  * version to change.  The 3% keeps a near tie, within the jitter of a few
- * host timings, on that side: noise alone must not keep a path that gains
+ * host timings, on that side: noise alone must not keep a graph that gains
  * nothing, and a gain below 3% of the region's host time is not worth its
  * risks.
  */
@@ -18,15 +18,15 @@
 
 /* How the next occurrence of a region on trial runs. */
 enum payoff_way {
-    PAYOFF_NONE,   /* no trial is running: the robust path, untimed */
-    PAYOFF_EAGER,  /* passed through, timed */
-    PAYOFF_ROBUST, /* re-captured and launched as a graph, timed */
+    PAYOFF_NONE,    /* no trial is running: the graph, untimed */
+    PAYOFF_EAGER,   /* passed through, timed */
+    PAYOFF_GRAPHED, /* replayed (or re-captured) as its graph, timed */
 };
 
 /* What a trial found. */
 enum payoff_verdict {
     PAYOFF_UNDECIDED,    /* never run, or still running */
-    PAYOFF_PAYS,         /* the robust path is clearly faster: keep it */
+    PAYOFF_PAYS,         /* the graph is clearly faster: keep it */
     PAYOFF_DOES_NOT_PAY, /* it is not: pass the region through */
 };
 
@@ -34,21 +34,21 @@ enum payoff_verdict {
 struct payoff_result {
     enum payoff_verdict verdict;
     double eager_median;
-    double robust_median;
+    double graph_median;
 };
 
 /*
  * One region's trial.  All zero is a valid trial that was never started.
- * The caller starts it once the region's robust graph exists (the
+ * The caller starts it once the region's graph exists (the
  * occurrence that instantiated it is not a fair sample); the next 2*pairs
  * occurrences alternate, passed through first.
  */
 struct payoff_trial {
     unsigned pairs;        /* occurrences of each way to compare; 0: no trial */
     unsigned eager_count;  /* samples taken so far of each way */
-    unsigned robust_count;
+    unsigned graph_count;
     unsigned capacity;     /* pairs samples has room for */
-    double *samples;       /* eager ones in [0, pairs), robust ones in [pairs, 2*pairs) */
+    double *samples;       /* eager ones in [0, pairs), graphed ones in [pairs, 2*pairs) */
     struct payoff_result result;
 };
 

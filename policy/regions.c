@@ -172,11 +172,12 @@ void regions_evicted(struct region_table *t, struct region *r)
     r->stable = 0;
 }
 
-/* Records a successful replay of r. */
+/* Records a successful replay of r; it clears r's failures unless r is on trial. */
 void regions_replayed(struct region_table *t, struct region *r, unsigned patched)
 {
     r->last_used = ++t->clock;
-    r->failures = 0;
+    if (payoff_next(&r->trial) == PAYOFF_NONE)
+        r->failures = 0;
     r->stats.replays++;
     r->stats.calls_saved += r->length;
     r->stats.args_patched += patched;

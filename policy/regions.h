@@ -30,7 +30,7 @@ enum fallback_reason {
     FALLBACK_THREAD,        /* another thread made a call while this one held work back */
     FALLBACK_EXCLUDED,      /* it launches a kernel REPRISE_EXCLUDE_KERNELS names */
     FALLBACK_PROFILER,      /* a profiler is attached and REPRISE_PROFILER says step aside */
-    FALLBACK_NOT_PAYING,    /* its trial found the robust path no faster than passing through */
+    FALLBACK_NOT_PAYING,    /* its trial found its graph no faster than passing through */
     FALLBACK_REASON_COUNT
 };
 
@@ -41,7 +41,7 @@ struct region_policy {
     unsigned max_calls;   /* longer regions are not tracked */
     unsigned max_graphs;  /* executable graphs kept at once */
     unsigned max_regions; /* regions remembered at once */
-    unsigned trial_pairs; /* timed pairs of occurrences before a region keeps the robust path (0: keep it unmeasured) */
+    unsigned trial_pairs; /* timed pairs of occurrences before a region keeps its graph (0: keep it unmeasured) */
 };
 
 /* Counts kept per region for the log, the trace and the exit summary. */
@@ -69,7 +69,7 @@ struct region {
     void *graph;           /* the shim's executable graph, or NULL */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
-    struct payoff_trial trial; /* whether its robust path is faster than passing it through */
+    struct payoff_trial trial; /* whether its graph is faster than passing it through */
     struct region_stats stats;
     UT_hash_handle hh;
 };
@@ -121,14 +121,17 @@ struct region *regions_graph_built(struct region_table *t, struct region *r, voi
 /* Forgets an evicted region's graph; it must be learnt again. */
 void regions_evicted(struct region_table *t, struct region *r);
 
-/* Records a successful replay of r, which saved `calls` calls and patched `patched` nodes. */
+/*
+ * Records a successful replay of r, which saved r->length calls and patched
+ * `patched` nodes.  While r's trial runs, a replay is not yet a success:
+ * failures (and so the back-off) keep growing until a trial finds that
+ * the graph pays.
+ */
 void regions_replayed(struct region_table *t, struct region *r, unsigned patched);
 
 /*
  * Records a replay of r on the robust path: its calls were captured, not
- * held back, so none count as saved.  While r's trial runs, a replay is not
- * yet a success: failures (and so the back-off) keep growing until a trial
- * finds that the robust path pays.
+ * held back, so none count as saved.  Failures as for regions_replayed.
  */
 void regions_recaptured(struct region_table *t, struct region *r);
 

@@ -18,7 +18,7 @@
 #include "region_capture.h"
 #include "region_graph.h"
 #include "regions.h"
-#include "robust_trial.h"
+#include "graph_trial.h"
 #include "runtime.h"
 #include "shim.h"
 #include "trace.h"
@@ -106,7 +106,7 @@ void engine_configure(void)
     policy.max_calls = (unsigned)shim_options.num[OPT_MAX_REGION_CALLS];
     policy.max_graphs = (unsigned)shim_options.num[OPT_MAX_GRAPHS];
     policy.max_regions = policy.max_graphs * 4 + 64;
-    policy.trial_pairs = (unsigned)shim_options.num[OPT_ROBUST_TRIAL];
+    policy.trial_pairs = (unsigned)shim_options.num[OPT_TRIAL];
     exclusions_configure();
 }
 
@@ -445,6 +445,7 @@ static void build_graph(struct tracker *t)
                 streams);
     r->robust = false;
     keep_graph(t, r, g);
+    payoff_start(&r->trial, policy.trial_pairs); /* from the next occurrence: this one built the graph */
 }
 
 /* Ends the capture of a complete occurrence on the robust path: update (or make) the graph, launch it; true if so. */
@@ -486,20 +487,20 @@ static bool finish_recapture(struct tracker *t)
     return true;
 }
 
-/* Launches the graph for a complete replayed occurrence, or submits the calls if that fails. */
-static void launch_replay(struct tracker *t)
+/* Launches the graph for a complete replayed occurrence, or submits the calls if that fails; true if launched. */
+static bool launch_replay(struct tracker *t)
 {
     struct region *r = t->region;
     char who[256];
     if (hidden_work_possible(who, sizeof who)) {
         fall_back(t, FALLBACK_HIDDEN_WORK, who);
-        return;
+        return false;
     }
     cudaError_t error;
     int patched = region_graph_launch(r->graph, &t->records, &error);
     if (patched < 0) {
         fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(error));
-        return;
+        return false;
     }
     set_pending(t, false);
     bool first = r->stats.replays == 0;
@@ -509,6 +510,7 @@ static void launch_replay(struct tracker *t)
                  patched);
     else
         log_debug("region %u: replayed (%d nodes patched)", r->id, patched);
+    return true;
 }
 
 /* The reason to give when a boundary of this kind cuts a replay short. */
@@ -543,15 +545,13 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         t->period = 0;
         period_reset(t->periods);
     }
-    struct region *recaptured = NULL; /* r, once its occurrence ran on the robust path */
+    struct region *graphed = NULL; /* r, once its occurrence ran as its graph */
     if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
         if (t->records.count < r->length)
             fall_back(t, boundary ? boundary_reason(boundary->kind) : FALLBACK_MISMATCH,
                       boundary ? hook_table[boundary->api].name : "sync-free loop");
-        else if (t->mode == FOLLOW_REPLAY)
-            launch_replay(t);
-        else if (finish_recapture(t))
-            recaptured = r;
+        else if (t->mode == FOLLOW_REPLAY ? launch_replay(t) : finish_recapture(t))
+            graphed = r;
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
         build_graph(t);
     }
@@ -574,7 +574,7 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
                         seen->stable);
         }
     }
-    trial_end(&t->trial, &t->table, recaptured, seen);
+    trial_end(&t->trial, graphed, seen);
     t->observed_count = 0;
     t->observed_stored = 0;
     t->overflow = false;
@@ -647,11 +647,21 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
     return true;
 }
 
+/* Whether r's trial passes this occurrence through (the thread then follows nothing); it times the occurrence. */
+static bool trial_passes_through(struct tracker *t, struct region *r)
+{
+    if (r->graph == NULL || trial_begin(&t->trial, r, policy.trial_pairs) != PAYOFF_EAGER)
+        return false;
+    t->region = NULL;
+    t->mode = FOLLOW_NONE;
+    return true;
+}
+
 /*
  * Starts following a sequence at its first call: replay, record, or just
  * learn.  A region wanted or graphed on the robust path starts its capture
- * here, before its first call is forwarded, unless its trial passes it
- * through.
+ * here, before its first call is forwarded.  A graphed region on trial
+ * (either path) may pass the occurrence through instead, timed.
  */
 static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream)
 {
@@ -664,8 +674,10 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
     if (!(r->graph && r->robust)) {
         char why[256];
         const char *reason = robust_path_reason(r, why, sizeof why);
-        if (reason == NULL || !capture_stream_eligible(stream))
+        if (reason == NULL || !capture_stream_eligible(stream)) {
+            trial_passes_through(t, r);
             return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
+        }
         if (r->graph) {
             log_info("region %u: moving to the robust path (%s)", r->id, reason);
             trace_event("path_changed", "\"region\":%u,\"path\":\"robust\"", r->id);
@@ -678,11 +690,8 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
         t->mode = FOLLOW_NONE;
         return;
     }
-    if (r->graph && r->robust && trial_begin(&t->trial, r, policy.trial_pairs) == PAYOFF_EAGER) {
-        t->region = NULL;
-        t->mode = FOLLOW_NONE;
+    if (trial_passes_through(t, r))
         return;
-    }
     t->mode = start_recapture(t, stream) ? FOLLOW_RECAPTURE : FOLLOW_NONE;
 }
 
@@ -870,6 +879,8 @@ bool engine_call(const struct call *c, cudaError_t *result)
         submit_other_threads(t, c, FALLBACK_THREAD, hook_table[c->api].name);
     bool taken = false;
     tracker_lock(t);
+    if (__builtin_expect(t->trial.ended != NULL, 0))
+        trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
     switch (c->kind) {
     case CALL_LAUNCH:
     case CALL_COPY:

@@ -35,7 +35,7 @@ echo "$expectations" | while IFS='|' read -r name line; do
     prog="$SCEN/$name"
     [ -x "$prog" ] || { fail "$prog is not built"; continue; }
     for seed in 1 2 3; do
-        with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+        with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
             "$prog" > "$WORK/$name.$seed.out" 2> "$WORK/$name.$seed.log" || fail "$name (seed $seed) exited $?"
         if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.$seed.out"; then
             fail "$name (seed $seed): auto mode's output differs from the H200's without the shim"
@@ -52,7 +52,7 @@ cat "$WORK/report"
 grep -q '^FAIL' "$WORK/report" && failures=1
 
 # The robust path (REPRISE_REPLAY=robust: re-capture each occurrence, cudaGraphExecUpdate): same results, and
-# the decision each scenario provokes there.  REPRISE_ROBUST_TRIAL=0: every occurrence on the robust path,
+# the decision each scenario provokes there.  REPRISE_TRIAL=0: every occurrence on the robust path,
 # unmeasured (how fast it is on the stand-in means nothing; the trial is checked below).
 robust_expectations='
 alternating_args|region 2: replayed on the robust path
@@ -78,7 +78,7 @@ echo "$robust_expectations" | while IFS='|' read -r name line; do
     [ -n "$name" ] || continue
     prog="$SCEN/$name"
     for seed in 1 2; do
-        with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
+        with_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
             STANDIN_SEED=$seed "$prog" > "$WORK/$name.robust.$seed.out" 2> "$WORK/$name.robust.$seed.log" ||
             fail "$name (robust, seed $seed) exited $?"
         if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out"; then
@@ -87,20 +87,20 @@ echo "$robust_expectations" | while IFS='|' read -r name line; do
         fi
     done
     expect_in "$WORK/$name.robust.1.log" "$line"
-    expect_not_in "$WORK/$name.robust.1.log" "the robust path pays"
-    expect_not_in "$WORK/$name.robust.1.log" "the robust path does not pay"
+    expect_not_in "$WORK/$name.robust.1.log" "its graph pays"
+    expect_not_in "$WORK/$name.robust.1.log" "its graph does not pay"
     echo "$name (robust): ok"
 done > "$WORK/robust-report" 2>&1
 cat "$WORK/robust-report"
 grep -q '^FAIL' "$WORK/robust-report" && failures=1
 
-# The robust path's trial (REPRISE_ROBUST_TRIAL=2): occurrences alternate between passing through and the
+# The robust path's trial (REPRISE_TRIAL=2): occurrences alternate between passing through and the
 # robust path, and a region that does not gain passes through for a while.  Whichever way it decides, the
 # results are the same as without the shim, and a region replayed on the robust path gets a verdict.
 echo "$robust_expectations" | while IFS='|' read -r name line; do
     [ -n "$name" ] || continue
     for seed in 1 2; do
-        with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
+        with_shim REPRISE_REPLAY=robust REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
             STANDIN_SEED=$seed "$SCEN/$name" > "$WORK/$name.trial.$seed.out" 2> "$WORK/$name.trial.$seed.log" ||
             fail "$name (trial, seed $seed) exited $?"
         cmp -s "$EXPECTED/$name.out" "$WORK/$name.trial.$seed.out" ||
@@ -108,7 +108,7 @@ echo "$robust_expectations" | while IFS='|' read -r name line; do
     done
     case $line in
         *"replayed on the robust path")
-            grep -qE 'region [0-9]+: the robust path (pays|does not pay) \(' "$WORK/$name.trial.1.log" ||
+            grep -qE 'region [0-9]+: its graph (pays|does not pay) \(robust path' "$WORK/$name.trial.1.log" ||
                 fail "$name (trial): no region's trial came to a verdict" ;;
     esac
     echo "$name (trial): ok"
@@ -116,28 +116,36 @@ done > "$WORK/trial-report" 2>&1
 cat "$WORK/trial-report"
 grep -q '^FAIL' "$WORK/trial-report" && failures=1
 
-# The trial's verdicts, made certain by giving the stand-in's calls a host cost: a dear cudaGraphExecUpdate
-# (STANDIN_GRAPH_UPDATE_US) makes the robust path lose, dear submissions (STANDIN_SUBMIT_US; a graph launch
-# is one) make it win.
-for name in launch_loop fork_join; do
-    with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 \
-        REPRISE_TRACE="$WORK/$name.loses.json" STANDIN_GRAPH_UPDATE_US=2000 "$SCEN/$name" \
-        > "$WORK/$name.loses.out" 2> "$WORK/$name.loses.log" || fail "$name (losing trial) exited $?"
-    cmp -s "$EXPECTED/$name.out" "$WORK/$name.loses.out" || fail "$name (losing trial): output differs"
-    # Said once at info; after its back-off the region is tried again (and loses again).
-    expect_count "$WORK/$name.loses.log" "region 2: the robust path does not pay (" 1
-    expect_in "$WORK/$name.loses.log" "us passed through): passing through until it is stable again (2 sightings)"
-    expect_in "$WORK/$name.loses.log" "fallbacks: not_paying "
-    expect_not_in "$WORK/$name.loses.log" "the robust path pays"
-    n=$(grep '"ev":"payoff"' "$WORK/$name.loses.json" | grep -c '"region":2,"pays":false')
-    [ "$n" -ge 2 ] || fail "$name (losing trial): $n verdicts in the trace, expected a trial again after the back-off"
+# The trial's verdicts, made certain by giving the stand-in's calls a host cost, on both paths: a dear
+# cudaGraphExecUpdate (STANDIN_GRAPH_UPDATE_US, robust path) or cudaGraphLaunch (STANDIN_GRAPH_LAUNCH_US,
+# fast path) makes the graph lose; dear submissions (STANDIN_SUBMIT_US; a graph launch is one) make it win.
+for case in "robust STANDIN_GRAPH_UPDATE_US" "auto STANDIN_GRAPH_LAUNCH_US"; do
+    set -- $case
+    replay=$1 dear=$2
+    for name in launch_loop fork_join; do
+        run="$WORK/$name.$replay"
+        with_shim REPRISE_REPLAY=$replay REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 \
+            REPRISE_TRACE="$run.loses.json" env $dear=2000 "$SCEN/$name" > "$run.loses.out" 2> "$run.loses.log" ||
+            fail "$name ($replay, losing trial) exited $?"
+        cmp -s "$EXPECTED/$name.out" "$run.loses.out" || fail "$name ($replay, losing trial): output differs"
+        # Said once at info; after its back-off the region is tried again (and loses again).
+        expect_count "$run.loses.log" "region 2: its graph does not pay (" 1
+        expect_in "$run.loses.log" "us passed through): passing through until it is stable again (2 sightings)"
+        expect_in "$run.loses.log" "fallbacks: not_paying "
+        expect_not_in "$run.loses.log" "its graph pays"
+        n=$(grep '"ev":"payoff"' "$run.loses.json" | grep -c '"region":2,.*"pays":false')
+        [ "$n" -ge 2 ] || fail "$name ($replay, losing trial): $n verdicts in the trace, expected a trial again after the back-off"
 
-    with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 \
-        STANDIN_SUBMIT_US=1000 "$SCEN/$name" > "$WORK/$name.wins.out" 2> "$WORK/$name.wins.log" ||
-        fail "$name (winning trial) exited $?"
-    cmp -s "$EXPECTED/$name.out" "$WORK/$name.wins.out" || fail "$name (winning trial): output differs"
-    expect_count "$WORK/$name.wins.log" "region 2: the robust path pays (" 1
-    expect_not_in "$WORK/$name.wins.log" "not_paying"
+        with_shim REPRISE_REPLAY=$replay REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 \
+            STANDIN_SUBMIT_US=1000 "$SCEN/$name" > "$run.wins.out" 2> "$run.wins.log" ||
+            fail "$name ($replay, winning trial) exited $?"
+        cmp -s "$EXPECTED/$name.out" "$run.wins.out" || fail "$name ($replay, winning trial): output differs"
+        expect_count "$run.wins.log" "region 2: its graph pays (" 1
+        expect_not_in "$run.wins.log" "not_paying"
+    done
+    path=$replay
+    [ "$replay" = auto ] && path=fast
+    expect_in "$WORK/launch_loop.$replay.wins.log" "its graph pays ($path path: "
 done
 
 # A trace asked for, the log left at its default: the per-region summary goes to the trace only.

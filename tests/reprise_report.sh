@@ -6,7 +6,7 @@ REPRISE="$top_builddir/tools/reprise/reprise"
 [ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
 
 # A real trace: query_sync graphs regions and falls back (mismatch, sync_inside).
-with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRACE="$WORK/q.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_TRACE="$WORK/q.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
     fail "query_sync exited $?"
 "$REPRISE" report "$WORK/q.trace" > "$WORK/q.report" 2> "$WORK/q.err" || fail "report exited $?"
 expect_in "$WORK/q.report" "process "
@@ -25,7 +25,7 @@ n_report=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ /{ for (i = 11; i <= NF; i++) if ($i 
 [ "$n_events" -eq "$n_report" ] || fail "$n_events fallback events, the report counts $n_report"
 
 # A robust path that does not pay (made dear on the stand-in): its verdicts count as not_paying fallbacks.
-with_shim REPRISE_REPLAY=robust REPRISE_ROBUST_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 STANDIN_GRAPH_UPDATE_US=2000 \
+with_shim REPRISE_REPLAY=robust REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 STANDIN_GRAPH_UPDATE_US=2000 \
     REPRISE_TRACE="$WORK/p.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null || fail "launch_loop exited $?"
 n_payoff=$(grep '"ev":"payoff"' "$WORK/p.trace" | grep -c '"pays":false')
 "$REPRISE" report "$WORK/p.trace" > "$WORK/p.report" || fail "report of a robust trace exited $?"

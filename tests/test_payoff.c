@@ -1,4 +1,4 @@
-/* Unit tests of the robust path's payoff trial: turns, medians, the margin, restarts. */
+/* Unit tests of the payoff trial (graph against passing through): turns, medians, the margin, restarts. */
 #include "config.h"
 
 #include "check.h"
@@ -18,8 +18,8 @@ static enum payoff_verdict run_trial(struct payoff_trial *t, unsigned n, const d
         CHECK(verdict == PAYOFF_UNDECIDED);
         CHECK(payoff_next(t) == PAYOFF_EAGER);
         CHECK(payoff_add(t, PAYOFF_EAGER, eager[i]) == PAYOFF_UNDECIDED);
-        CHECK(payoff_next(t) == PAYOFF_ROBUST);
-        verdict = payoff_add(t, PAYOFF_ROBUST, robust[i]);
+        CHECK(payoff_next(t) == PAYOFF_GRAPHED);
+        verdict = payoff_add(t, PAYOFF_GRAPHED, robust[i]);
     }
     CHECK(payoff_next(t) == PAYOFF_NONE);
     CHECK(t->result.verdict == verdict);
@@ -41,8 +41,8 @@ static void test_no_trial(void)
     struct payoff_trial t = {0};
     CHECK(payoff_next(&t) == PAYOFF_NONE);
     CHECK(payoff_add(&t, PAYOFF_EAGER, 1.0) == PAYOFF_UNDECIDED);
-    CHECK(payoff_add(&t, PAYOFF_ROBUST, 1.0) == PAYOFF_UNDECIDED);
-    CHECK(t.eager_count == 0 && t.robust_count == 0);
+    CHECK(payoff_add(&t, PAYOFF_GRAPHED, 1.0) == PAYOFF_UNDECIDED);
+    CHECK(t.eager_count == 0 && t.graph_count == 0);
     CHECK(!payoff_start(&t, 0));
     CHECK(payoff_next(&t) == PAYOFF_NONE);
     CHECK(payoff_add(&t, PAYOFF_EAGER, 1.0) == PAYOFF_UNDECIDED);
@@ -61,20 +61,20 @@ static void test_turns(void)
     struct payoff_trial t = {0};
     CHECK(payoff_start(&t, 2));
     CHECK(payoff_next(&t) == PAYOFF_EAGER);
-    CHECK(payoff_add(&t, PAYOFF_ROBUST, 1.0) == PAYOFF_UNDECIDED);
+    CHECK(payoff_add(&t, PAYOFF_GRAPHED, 1.0) == PAYOFF_UNDECIDED);
     CHECK(payoff_add(&t, PAYOFF_NONE, 1.0) == PAYOFF_UNDECIDED);
-    CHECK(t.robust_count == 0 && payoff_next(&t) == PAYOFF_EAGER);
+    CHECK(t.graph_count == 0 && payoff_next(&t) == PAYOFF_EAGER);
     CHECK(payoff_add(&t, PAYOFF_EAGER, 1.0) == PAYOFF_UNDECIDED);
     CHECK(payoff_add(&t, PAYOFF_EAGER, 1.0) == PAYOFF_UNDECIDED); /* not its turn */
-    CHECK(t.eager_count == 1 && payoff_next(&t) == PAYOFF_ROBUST);
-    CHECK(payoff_add(&t, PAYOFF_ROBUST, 0.5) == PAYOFF_UNDECIDED);
+    CHECK(t.eager_count == 1 && payoff_next(&t) == PAYOFF_GRAPHED);
+    CHECK(payoff_add(&t, PAYOFF_GRAPHED, 0.5) == PAYOFF_UNDECIDED);
     CHECK(payoff_next(&t) == PAYOFF_EAGER);
     CHECK(payoff_add(&t, PAYOFF_EAGER, 1.0) == PAYOFF_UNDECIDED);
-    CHECK(payoff_add(&t, PAYOFF_ROBUST, 0.5) == PAYOFF_PAYS);
+    CHECK(payoff_add(&t, PAYOFF_GRAPHED, 0.5) == PAYOFF_PAYS);
     /* Done: no more turns, and a late sample changes nothing. */
     CHECK(payoff_next(&t) == PAYOFF_NONE);
-    CHECK(payoff_add(&t, PAYOFF_ROBUST, 100.0) == PAYOFF_UNDECIDED);
-    CHECK(t.result.verdict == PAYOFF_PAYS && t.result.robust_median == 0.5);
+    CHECK(payoff_add(&t, PAYOFF_GRAPHED, 100.0) == PAYOFF_UNDECIDED);
+    CHECK(t.result.verdict == PAYOFF_PAYS && t.result.graph_median == 0.5);
     payoff_fini(&t);
     CHECK(t.samples == NULL && payoff_next(&t) == PAYOFF_NONE);
 }
@@ -88,9 +88,9 @@ static void test_clear(void)
     const double slow[4] = {150e-6, 149e-6, 160e-6, 151e-6};
     CHECK(run_trial(&t, 4, eager, fast) == PAYOFF_PAYS);
     CHECK(t.result.eager_median > 100.9e-6 && t.result.eager_median < 101.1e-6); /* (100 + 102) / 2 */
-    CHECK(t.result.robust_median > 50.4e-6 && t.result.robust_median < 50.6e-6);
+    CHECK(t.result.graph_median > 50.4e-6 && t.result.graph_median < 50.6e-6);
     CHECK(run_trial(&t, 4, eager, slow) == PAYOFF_DOES_NOT_PAY);
-    CHECK(t.result.robust_median > 150.4e-6 && t.result.robust_median < 150.6e-6);
+    CHECK(t.result.graph_median > 150.4e-6 && t.result.graph_median < 150.6e-6);
     payoff_fini(&t);
 }
 
@@ -117,7 +117,7 @@ static void test_noise(void)
     const double robust_stall[5] = {5, 5, 100, 5, 6};
     CHECK(mean(robust_stall, 5) >= PAYOFF_MARGIN * mean(eager, 5));
     CHECK(run_trial(&t, 5, eager, robust_stall) == PAYOFF_PAYS);
-    CHECK(t.result.robust_median == 5 && t.result.eager_median == 10);
+    CHECK(t.result.graph_median == 5 && t.result.eager_median == 10);
     /* An eager occurrence stalled once: the robust path is still slower. */
     const double eager_stall[5] = {10, 10, 1000, 10, 10};
     const double robust[5] = {12, 12, 12, 12, 12};
@@ -137,11 +137,11 @@ static void test_restart(void)
     const double one[1] = {1}, two[1] = {2};
     CHECK(run_trial(&t, 1, one, two) == PAYOFF_DOES_NOT_PAY);
     CHECK(payoff_start(&t, 3));
-    CHECK(t.result.verdict == PAYOFF_UNDECIDED && t.eager_count == 0 && t.robust_count == 0);
+    CHECK(t.result.verdict == PAYOFF_UNDECIDED && t.eager_count == 0 && t.graph_count == 0);
     CHECK(payoff_next(&t) == PAYOFF_EAGER);
     const double eager[8] = {8, 1, 7, 2, 6, 3, 5, 4}, robust[8] = {1, 1, 1, 1, 9, 9, 9, 9};
     CHECK(run_trial(&t, 8, eager, robust) == PAYOFF_DOES_NOT_PAY); /* medians 4.5 and 5 */
-    CHECK(t.result.eager_median == 4.5 && t.result.robust_median == 5);
+    CHECK(t.result.eager_median == 4.5 && t.result.graph_median == 5);
     CHECK(run_trial(&t, 1, two, one) == PAYOFF_PAYS);
     payoff_fini(&t);
 }

@@ -152,9 +152,9 @@ static enum payoff_verdict play_trial(struct region_table *t, struct region *r, 
     CHECK(payoff_start(&r->trial, 2));
     while (payoff_next(&r->trial) != PAYOFF_NONE) {
         regions_sighting_of(t, r);
-        if (payoff_next(&r->trial) == PAYOFF_ROBUST) {
+        if (payoff_next(&r->trial) == PAYOFF_GRAPHED) {
             regions_recaptured(t, r);
-            verdict = payoff_add(&r->trial, PAYOFF_ROBUST, robust);
+            verdict = payoff_add(&r->trial, PAYOFF_GRAPHED, robust);
         } else {
             verdict = payoff_add(&r->trial, PAYOFF_EAGER, 1.0);
         }

@@ -6,7 +6,7 @@
 #   off    LD_PRELOAD=libreprise.so REPRISE_MODE=off      (STANDIN_SEED=b)
 #   auto   REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1   (STANDIN_SEED=a)
 #   robust the same with REPRISE_REPLAY=robust, odd seeds (STANDIN_SEED=a);
-#          its trial (REPRISE_ROBUST_TRIAL, default on) switches regions
+#          its trial (REPRISE_TRIAL, default on) switches regions
 #          between passing through and the robust path as it goes
 # and all three must print the same and exit 0.  a = seed%7+1, b = the next
 # one: plain against off also checks that the program does not depend on the
@@ -24,7 +24,7 @@
 # seed, default 1), FUZZ_JOBS (parallel runs, default 2).  Not REPRISE_*: the
 # shim warns about every REPRISE_* variable it does not know, which other
 # tests (tests/environment.sh) would see.  A REPRISE_* option set outside
-# reaches every run: REPRISE_ROBUST_TRIAL=1 switches paths most often (0: no
+# reaches every run: REPRISE_TRIAL=1 switches paths most often (0: no
 # trial, and none is required); STANDIN_SUBMIT_US=5 makes the robust path pay
 # in most seeds (tests/standin/host_cost.c).
 
@@ -144,7 +144,7 @@ robust=$(cat "$WORK"/robust.* 2> /dev/null | wc -l)
 trials=$(cat "$WORK"/trial.* 2> /dev/null | wc -l)
 echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd odd seeds; its trial decided in $trials"
 [ $((robust * 2)) -ge "$odd" ] || fail "the robust path captured graphs in only $robust of $odd odd seeds"
-[ "$seeds" -lt 100 ] || [ "${REPRISE_ROBUST_TRIAL:-4}" -eq 0 ] || [ $((trials * 4)) -ge "$odd" ] ||
+[ "$seeds" -lt 100 ] || [ "${REPRISE_TRIAL:-4}" -eq 0 ] || [ $((trials * 4)) -ge "$odd" ] ||
     fail "the robust path's trial decided in only $trials of $odd odd seeds"
 [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
 [ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"

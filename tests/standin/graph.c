@@ -687,6 +687,7 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz)
     base = xrealloc(base, (nbase + 1) * sizeof *base);
     base[nbase++] = e->last_end;        /* launches of one graph never overlap */
     host_cost_submit();
+    host_cost_graph_launch();
 
     uint64_t *ids = xcalloc(e->n, sizeof *ids);
     uint64_t *preds = NULL;

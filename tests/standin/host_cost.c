@@ -5,8 +5,9 @@
  * The stand-in is otherwise as fast as the CPU allows, so how long a shim's
  * choice takes on it says nothing about a GPU. STANDIN_SUBMIT_US (each
  * operation queued on a stream outside a capture, a graph launch counting
- * as one) and STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) give those
- * calls a cost in microseconds; unset or 0, they cost nothing extra.
+ * as one), STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) and
+ * STANDIN_GRAPH_LAUNCH_US (each cudaGraphLaunch, on top of the first) give
+ * those calls a cost in microseconds; unset or 0, they cost nothing extra.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -49,6 +50,15 @@ void host_cost_graph_update(void)
 {
     static atomic_long cached = -1;
     long us = cost_us(&cached, "STANDIN_GRAPH_UPDATE_US");
+    if (us > 0)
+        spend(us);
+}
+
+/* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
+void host_cost_graph_launch(void)
+{
+    static atomic_long cached = -1;
+    long us = cost_us(&cached, "STANDIN_GRAPH_LAUNCH_US");
     if (us > 0)
         spend(us);
 }

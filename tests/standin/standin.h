@@ -122,6 +122,8 @@ void ptr_push(void ***arr, size_t *n, size_t *cap, void *p);
 void host_cost_submit(void);
 /* Spends STANDIN_GRAPH_UPDATE_US: a cudaGraphExecUpdate. */
 void host_cost_graph_update(void);
+/* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
+void host_cost_graph_launch(void);
 
 /* ------------------------------------------------------------ work */
 
