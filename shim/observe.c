@@ -11,23 +11,123 @@
 #include "foreign.h"
 #include "observe.h"
 
-/* One stream's counters; never freed, so a cached pointer stays valid. */
+/* One stream's counters in one thread's table. */
 struct stream_stats {
     cudaStream_t stream;
     atomic_ullong n[ACT_COUNT];
     UT_hash_handle hh;
 };
 
-static atomic_ullong hook_calls[HOOK_COUNT];
+/* A few recently used streams per thread, so the common case is no hash lookup. */
+#define STREAM_CACHE_SIZE 8
+
+/*
+ * One thread's counters.  Only their thread writes them, so a count is a
+ * load and a store (no locked instruction, no cache line shared with other
+ * threads: a counter every thread bumped with an atomic add cost the
+ * launch path three locked instructions and moved its line between cores);
+ * summaries add them up, reading relaxed while the thread may still run.
+ * When the thread exits its counts move into `retired`.
+ */
+struct thread_counts {
+    atomic_ullong hook_calls[HOOK_COUNT];
+    struct stream_stats *streams;    /* by handle; added to by its thread under lock, read by others under it */
+    pthread_mutex_t lock;
+    struct stream_stats *cache[STREAM_CACHE_SIZE];
+    struct thread_counts *next;
+};
+
 static atomic_bool launch_seen;
 static atomic_ullong allocs_after_first_launch;
 
-static struct stream_stats *streams_by_handle;
-static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct thread_counts *live_threads;                  /* under registry_lock */
+static struct thread_counts retired = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* exited threads, under registry_lock */
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static __thread struct thread_counts *my_counts __attribute__((tls_model("initial-exec")));
 
-/* A few recently used streams per thread, so the common case takes no lock. */
-#define STREAM_CACHE_SIZE 8
-static __thread struct stream_stats *stream_cache[STREAM_CACHE_SIZE] __attribute__((tls_model("initial-exec")));
+/* Adds one to a counter only this thread writes. */
+static inline void bump(atomic_ullong *counter)
+{
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+/* Adds from's stream counters into into's table (both locked by the caller, or private). */
+static void merge_streams(struct stream_stats **into, const struct stream_stats *from)
+{
+    for (const struct stream_stats *s = from; s != NULL; s = s->hh.next) {
+        struct stream_stats *t;
+        HASH_FIND_PTR(*into, &s->stream, t);
+        if (t == NULL) {
+            t = calloc(1, sizeof *t);
+            if (t == NULL)
+                continue;
+            t->stream = s->stream;
+            HASH_ADD_PTR(*into, stream, t);
+        }
+        for (int a = 0; a < ACT_COUNT; a++)
+            atomic_fetch_add_explicit(&t->n[a], atomic_load_explicit(&s->n[a], memory_order_relaxed),
+                                      memory_order_relaxed);
+    }
+}
+
+/* Frees a table of stream counters. */
+static void free_streams(struct stream_stats **table)
+{
+    struct stream_stats *s, *tmp;
+    HASH_ITER(hh, *table, s, tmp) {
+        HASH_DEL(*table, s);
+        free(s);
+    }
+}
+
+/* At a thread's exit: its counts move into `retired`, and its block is freed. */
+static void retire_thread(void *block)
+{
+    struct thread_counts *c = block;
+    pthread_mutex_lock(&registry_lock);
+    for (struct thread_counts **p = &live_threads; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    for (int id = 0; id < HOOK_COUNT; id++)
+        atomic_fetch_add_explicit(&retired.hook_calls[id], atomic_load_explicit(&c->hook_calls[id],
+                                  memory_order_relaxed), memory_order_relaxed);
+    merge_streams(&retired.streams, c->streams);
+    pthread_mutex_unlock(&registry_lock);
+    free_streams(&c->streams);
+    pthread_mutex_destroy(&c->lock);
+    if (my_counts == c)
+        my_counts = NULL;
+    free(c);
+}
+
+/* Makes the key whose destructor retires a thread's counters. */
+static void make_exit_key(void)
+{
+    (void)pthread_key_create(&exit_key, retire_thread);
+}
+
+/* This thread's counters, made on first use; NULL if memory ran out. */
+static struct thread_counts *counts_self(void)
+{
+    if (__builtin_expect(my_counts != NULL, 1))
+        return my_counts;
+    struct thread_counts *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_once(&exit_key_once, make_exit_key);
+    pthread_mutex_lock(&registry_lock);
+    c->next = live_threads;
+    live_threads = c;
+    pthread_mutex_unlock(&registry_lock);
+    (void)pthread_setspecific(exit_key, c);
+    my_counts = c;
+    return c;
+}
 
 /* The activities a kind of call counts as (at most two). */
 static unsigned activities_of(enum call_kind kind, enum activity out[2])
@@ -59,32 +159,34 @@ static unsigned activities_of(enum call_kind kind, enum activity out[2])
     }
 }
 
-/* The counters of a stream, created on first sight. */
-static struct stream_stats *stats_for(cudaStream_t stream)
+/* This thread's counters of a stream, created on first sight. */
+static struct stream_stats *stats_for(struct thread_counts *c, cudaStream_t stream)
 {
     unsigned slot = (unsigned)(((uintptr_t)stream >> 4) ^ (uintptr_t)stream) % STREAM_CACHE_SIZE;
-    struct stream_stats *stats = stream_cache[slot];
+    struct stream_stats *stats = c->cache[slot];
     if (__builtin_expect(stats != NULL && stats->stream == stream, 1))
         return stats;
-    pthread_mutex_lock(&streams_lock);
-    HASH_FIND_PTR(streams_by_handle, &stream, stats);
+    HASH_FIND_PTR(c->streams, &stream, stats); /* only this thread changes the table: no lock to read it */
     if (stats == NULL) {
         stats = calloc(1, sizeof *stats);
-        if (stats) {
-            stats->stream = stream;
-            HASH_ADD_PTR(streams_by_handle, stream, stats);
-        }
+        if (stats == NULL)
+            return NULL;
+        stats->stream = stream;
+        pthread_mutex_lock(&c->lock);
+        HASH_ADD_PTR(c->streams, stream, stats);
+        pthread_mutex_unlock(&c->lock);
     }
-    pthread_mutex_unlock(&streams_lock);
-    if (stats)
-        stream_cache[slot] = stats;
+    c->cache[slot] = stats;
     return stats;
 }
 
 /* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
 void observe_call(enum hook_id id, cudaStream_t stream)
 {
-    atomic_fetch_add_explicit(&hook_calls[id], 1, memory_order_relaxed);
+    struct thread_counts *c = counts_self();
+    if (c == NULL)
+        return;
+    bump(&c->hook_calls[id]);
     enum activity acts[2];
     unsigned count = activities_of(hook_table[id].kind, acts);
     if (count == 0)
@@ -93,31 +195,44 @@ void observe_call(enum hook_id id, cudaStream_t stream)
         atomic_store(&launch_seen, true);
     if (acts[0] == ACT_ALLOC && atomic_load_explicit(&launch_seen, memory_order_relaxed))
         atomic_fetch_add_explicit(&allocs_after_first_launch, 1, memory_order_relaxed);
-    struct stream_stats *stats = stats_for(stream);
+    struct stream_stats *stats = stats_for(c, stream);
     if (stats == NULL)
         return;
     for (unsigned i = 0; i < count; i++)
-        atomic_fetch_add_explicit(&stats->n[acts[i]], 1, memory_order_relaxed);
+        bump(&stats->n[acts[i]]);
 }
 
-/* How many times hook id was called. */
+/* How many times hook id was called, by every thread. */
 unsigned long long observe_hook_calls(enum hook_id id)
 {
-    return atomic_load_explicit(&hook_calls[id], memory_order_relaxed);
+    pthread_mutex_lock(&registry_lock);
+    unsigned long long n = atomic_load_explicit(&retired.hook_calls[id], memory_order_relaxed);
+    for (const struct thread_counts *c = live_threads; c; c = c->next)
+        n += atomic_load_explicit(&c->hook_calls[id], memory_order_relaxed);
+    pthread_mutex_unlock(&registry_lock);
+    return n;
 }
 
 /* Calls fn for each stream seen (STREAM_NONE for device-wide calls), in no particular order. */
 void observe_each_stream(void (*fn)(cudaStream_t stream, const struct activity_counts *counts, void *ctx),
                          void *ctx)
 {
-    pthread_mutex_lock(&streams_lock);
-    for (struct stream_stats *s = streams_by_handle; s != NULL; s = s->hh.next) {
+    struct stream_stats *merged = NULL;
+    pthread_mutex_lock(&registry_lock);
+    merge_streams(&merged, retired.streams);
+    for (struct thread_counts *c = live_threads; c; c = c->next) {
+        pthread_mutex_lock(&c->lock);
+        merge_streams(&merged, c->streams);
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    for (struct stream_stats *s = merged; s != NULL; s = s->hh.next) {
         struct activity_counts counts;
         for (int a = 0; a < ACT_COUNT; a++)
             counts.n[a] = atomic_load_explicit(&s->n[a], memory_order_relaxed);
         fn(s->stream, &counts, ctx);
     }
-    pthread_mutex_unlock(&streams_lock);
+    free_streams(&merged);
 }
 
 /* Adds one stream's counts to the profile. */
