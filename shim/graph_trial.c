@@ -1,8 +1,8 @@
 /* Whether a graph pays, as the engine finds out: times occurrences of regions on trial and acts on the verdicts. */
 #include "config.h"
 
-#include "log.h"
 #include "graph_trial.h"
+#include "log.h"
 #include "trace.h"
 
 /* How this occurrence of r runs for its trial; timed from here if the trial asks for it. */

@@ -1,6 +1,6 @@
 /* Whether a graph pays, as the engine finds out: times occurrences of regions on trial and acts on the verdicts. */
-#ifndef REPRISE_TRIAL_H
-#define REPRISE_TRIAL_H
+#ifndef REPRISE_GRAPH_TRIAL_H
+#define REPRISE_GRAPH_TRIAL_H
 
 #include <time.h>
 
