@@ -6,7 +6,7 @@
 ## -no-install so that LD_PRELOAD reaches the real binary.
 
 check_PROGRAMS += tests/fuzz/random_program
-tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/report.h kernels/kernels.h
+tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/report.h kernels/kernels.h
 tests_fuzz_random_program_LDADD = $(STANDIN_LINK_LIBS) -lm
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
