@@ -11,11 +11,14 @@
  * the legacy stream too), 2..4 private buffers, a few private events and a
  * body of operations that it runs 30..60 times: kernel launches of the test
  * kernels (kernels/kernels.h), memsets, D2D copies, copies from pageable
- * memory, event records and waits among its own streams, now and then a
- * stream query or synchronisation. Each iteration ends with the thread's
+ * memory, copies into a pinned landing area of the stream, host functions,
+ * event records and waits among its own streams, now and then a stream
+ * query or synchronisation. Each iteration ends with the thread's
  * kind of synchronisation (its streams, a join into one stream, the device,
  * or only every few iterations); after a synchronised iteration the thread
- * folds its buffers into its own hash.
+ * folds into its own hash its streams' landing areas and host functions'
+ * sums (read on the host straight after its syncs, before any other call)
+ * and then its buffers.
  *
  * Threads exchange data through 1..3 *channels*. A channel's producer owns a
  * shared buffer: its body writes it, and at the publish point records the
@@ -23,13 +26,16 @@
  * channel's handoff iterations (every k-th) it then publishes the iteration
  * on the host (mutex and condition variable). The consumer, at the end of
  * its body in the same iteration, waits on the host for it, makes the GPU
- * wait in one of four ways (cudaStreamWaitEvent on its reading stream,
- * cudaEventSynchronize, cudaDeviceSynchronize, or a launch on the legacy
- * stream), reads the shared buffer into a private one (a copy, an axpy or a
+ * wait (cudaStreamWaitEvent on its reading stream, cudaEventSynchronize,
+ * cudaDeviceSynchronize, a launch on the legacy stream,
+ * cudaStreamSynchronize of the producer's stream, or cudaEventQuery until
+ * done), reads the shared buffer into a private one (a copy, an axpy or a
  * sum), records the channel's "taken" event and publishes "done". Before
  * its next iteration the producer waits on the host for "done" and makes
- * the buffer's home stream wait for "taken" (cudaStreamWaitEvent, or
- * cudaEventSynchronize) before anything writes the buffer again.
+ * the buffer's home stream wait for the read (cudaStreamWaitEvent or
+ * cudaEventSynchronize of "taken", cudaStreamSynchronize of the reading
+ * stream, or a launch on the legacy stream) before anything writes the
+ * buffer again.
  *
  * Why it is race-free. Inside a thread, each buffer is owned by one stream
  * at a time; another stream takes it over through a record and a wait (as
@@ -43,7 +49,11 @@
  * only where it orders: the producer's publishing stream is a blocking one
  * (created blocking, per-thread default, or legacy), whose work the legacy
  * launch waits for, and the consumer reads on a blocking or the legacy
- * stream, which waits for the launch. Host waits only wait for points that
+ * stream, which waits for the launch (the other way round for "done": the
+ * reading stream and the buffer's home stream). A stream is synchronised
+ * from another thread only if it was created (cudaStreamPerThread names
+ * the caller's own). Landing areas and host function sums are per stream,
+ * written by that stream only. Host waits only wait for points that
  * come earlier in the other thread's iteration order (a publish in the same
  * iteration, a consumer's end in the previous one), so no thread can wait
  * for one waiting for it. Nothing printed depends on timing: query answers
@@ -59,6 +69,7 @@
  *                    as --dump prints them; repeatable), to minimise a seed
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +99,8 @@ enum op_kind {
     OP_D2D,
     OP_MEMSET,
     OP_H2D_PAGEABLE,
+    OP_D2H_PINNED,
+    OP_HOST_FUNC,
     OP_RECORD,
     OP_WAIT,
     OP_QUERY_STREAM,
@@ -98,15 +111,36 @@ enum op_kind {
     OP_TAKE,         /* consumer: read the shared buffer into a private one */
     OP_TAKEN,        /* consumer: record "taken" and publish "done" */
 };
-static const char *const op_names[] = {"kernel", "d2d", "memset", "h2d_pageable", "record", "wait", "query_stream",
-                                       "sync_stream", "sync_event", "publish", "handoff_wait", "take", "taken"};
+static const char *const op_names[] = {"kernel",       "d2d",          "memset",      "h2d_pageable", "d2h_pinned",
+                                       "host_func",    "record",       "wait",        "query_stream", "sync_stream",
+                                       "sync_event",   "publish",      "handoff_wait", "take",        "taken"};
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
 static const char *const kernel_names[] = {"fill", "axpy", "scale", "add_step", "combine", "reduce_sum",
                                            "empty", "apply_coef"};
 
-enum handoff { HANDOFF_STREAM_WAIT, HANDOFF_EVENT_SYNC, HANDOFF_DEVICE_SYNC, HANDOFF_LEGACY, HANDOFF_COUNT };
-static const char *const handoff_names[] = {"stream_wait", "event_sync", "device_sync", "legacy_launch"};
+/* How the consumer makes the GPU wait for the producer's record. */
+enum handoff {
+    HANDOFF_STREAM_WAIT, /* cudaStreamWaitEvent on its reading stream */
+    HANDOFF_EVENT_SYNC,  /* cudaEventSynchronize */
+    HANDOFF_DEVICE_SYNC, /* cudaDeviceSynchronize */
+    HANDOFF_LEGACY,      /* a launch on the legacy stream (blocking streams on both sides) */
+    HANDOFF_STREAM_SYNC, /* cudaStreamSynchronize of the producer's stream (a created one) */
+    HANDOFF_EVENT_POLL,  /* cudaEventQuery until it answers cudaSuccess */
+    HANDOFF_COUNT
+};
+static const char *const handoff_names[] = {"stream_wait", "event_sync",  "device_sync",
+                                            "legacy_launch", "stream_sync", "event_poll"};
+
+/* How the producer makes its next write wait for the consumer's read ("taken"). */
+enum done {
+    DONE_STREAM_WAIT, /* cudaStreamWaitEvent on the buffer's home stream */
+    DONE_EVENT_SYNC,  /* cudaEventSynchronize */
+    DONE_STREAM_SYNC, /* cudaStreamSynchronize of the consumer's reading stream (a created one) */
+    DONE_LEGACY,      /* a launch on the legacy stream (blocking streams on both sides) */
+    DONE_COUNT
+};
+static const char *const done_names[] = {"stream_wait", "event_sync", "stream_sync", "legacy_launch"};
 
 enum sync_mode { SYNC_STREAMS, SYNC_JOIN, SYNC_DEVICE, SYNC_EVERY_FEW, SYNC_COUNT };
 static const char *const sync_names[] = {"streams", "join", "device", "every_few"};
@@ -145,7 +179,7 @@ struct channel {
     int buffer;         /* the producer's buffer index */
     int every, phase;   /* handoff iterations: it % every == phase */
     enum handoff handoff;
-    int done_by_sync;   /* the producer waits for "taken" with cudaEventSynchronize, not a stream wait */
+    enum done done;
     int publish_stream; /* the producer's */
     int read_stream;    /* the consumer's */
 };
@@ -274,14 +308,24 @@ static void gen_body_op(int s)
         pick_range(&o->off, &o->len);
         o->ival = (int)below(6);
         o->vary = chance(40);
-    } else if (r < 75) {
+    } else if (r < 72) {
         int b = pick_buffer(-1, -1);
         need(s, b);
         o = emit(OP_H2D_PAGEABLE, s);
         o->b[0] = b;
         pick_range(&o->off, &o->len);
         o->off2 = (int)below((unsigned)(P.n - o->len + 1));
-    } else if (r < 83) {
+    } else if (r < 77) {
+        /* Into the stream's own pinned landing area, read on the host after the iteration's sync. */
+        int b = pick_buffer(-1, -1);
+        need(s, b);
+        o = emit(OP_D2H_PINNED, s);
+        o->b[0] = b;
+        pick_range(&o->off, &o->len);
+        o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+    } else if (r < 81) {
+        emit(OP_HOST_FUNC, s);
+    } else if (r < 85) {
         emit(OP_RECORD, s)->ev = (int)below((unsigned)gen->nevents);
     } else if (r < 90) {
         emit(OP_WAIT, s)->ev = (int)below((unsigned)gen->nevents); /* only adds order */
@@ -342,6 +386,12 @@ static int orders_with_legacy(enum stream_kind kind)
     return kind != STREAM_NON_BLOCKING;
 }
 
+/* Whether a stream is one the program created (so any thread can name it). */
+static int is_created(enum stream_kind kind)
+{
+    return kind == STREAM_BLOCKING || kind == STREAM_NON_BLOCKING;
+}
+
 /* A random stream of thread t that orders with the legacy stream, or -1. */
 static int pick_legacy_ordered_stream(int t)
 {
@@ -383,17 +433,28 @@ static void gen_channel(int c)
     ch->every = 1 + (int)below(4);
     ch->phase = (int)below((unsigned)ch->every);
     ch->handoff = (enum handoff)below(HANDOFF_COUNT);
-    ch->done_by_sync = chance(30);
+    ch->done = (enum done)below(DONE_COUNT);
     ch->publish_stream = (int)below((unsigned)prod->nstreams);
     ch->read_stream = (int)below((unsigned)P.t[ch->consumer].nstreams);
-    if (ch->handoff == HANDOFF_LEGACY) {
-        /* The legacy launch orders only blocking (and legacy) streams, on both sides. */
+    const struct thread_program *cons = &P.t[ch->consumer];
+    if (ch->handoff == HANDOFF_LEGACY || ch->done == DONE_LEGACY) {
+        /* The legacy launch orders only blocking (and legacy) streams, on both sides; the buffer's home
+           stream (stream 0) is where the producer's next write waits. */
         int publish = pick_legacy_ordered_stream(ch->producer), read = pick_legacy_ordered_stream(ch->consumer);
-        if (publish < 0 || read < 0)
+        if (ch->handoff == HANDOFF_LEGACY && (publish < 0 || read < 0))
             ch->handoff = HANDOFF_STREAM_WAIT;
-        else
-            ch->publish_stream = publish, ch->read_stream = read;
+        else if (ch->handoff == HANDOFF_LEGACY)
+            ch->publish_stream = publish;
+        if (ch->done == DONE_LEGACY && (read < 0 || !orders_with_legacy(prod->kind[0])))
+            ch->done = DONE_STREAM_WAIT;
+        if (read >= 0 && (ch->handoff == HANDOFF_LEGACY || ch->done == DONE_LEGACY))
+            ch->read_stream = read;
     }
+    /* Another thread can name only a created stream (cudaStreamPerThread would be its own). */
+    if (ch->handoff == HANDOFF_STREAM_SYNC && !is_created(prod->kind[ch->publish_stream]))
+        ch->handoff = HANDOFF_EVENT_SYNC;
+    if (ch->done == DONE_STREAM_SYNC && !is_created(cons->kind[ch->read_stream]))
+        ch->done = DONE_EVENT_SYNC;
 }
 
 /* Thread t's body: random operations, its channels' publish points, then its channels' takes. */
@@ -455,6 +516,7 @@ static void dump_op(int index, const struct op *o)
     case OP_D2D:
     case OP_MEMSET:
     case OP_H2D_PAGEABLE:
+    case OP_D2H_PINNED:
     case OP_TAKE:
         printf(" b%d b%d off=%d src_off=%d len=%d val=%d f=%g%s", o->b[0], o->b[1], o->off, o->off2, o->len,
                o->ival, o->f, o->vary ? " vary" : "");
@@ -475,7 +537,7 @@ static void dump(void)
         printf("channel %d: thread %d b%d (published on s%d) -> thread %d (read on s%d), every %d from %d, "
                "handoff %s, done by %s\n",
                c, ch->producer, ch->buffer, ch->publish_stream, ch->consumer, ch->read_stream, ch->every, ch->phase,
-               handoff_names[ch->handoff], ch->done_by_sync ? "event_sync" : "stream_wait");
+               handoff_names[ch->handoff], done_names[ch->done]);
     }
     for (int t = 0; t < P.nthreads; t++) {
         const struct thread_program *tp = &P.t[t];
@@ -532,10 +594,19 @@ static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t handshake_changed = PTHREAD_COND_INITIALIZER;
 static int ready[MAX_CHANNELS], done[MAX_CHANNELS];
 
+/* A host function's state: one per stream, touched only by that stream's host functions. */
+struct host_calls {
+    uint64_t sum;
+    unsigned calls;
+    const float *landing; /* the stream's pinned landing area, which it also folds in */
+};
+
 /* What a thread keeps while it runs: main prints it after joining. */
 struct worker {
     int t;
     float *pageable_src, *pinned_fold;
+    float *landing[MAX_STREAMS]; /* pinned, written by D2H copies of that stream only */
+    struct host_calls host_calls[MAX_STREAMS];
     uint64_t hash; /* every buffer after every synchronised iteration */
     unsigned long errors;
     char first_error[128];
@@ -558,6 +629,15 @@ static void await(const int *counter, int value)
     while (*counter < value)
         pthread_cond_wait(&handshake_changed, &handshake_lock);
     pthread_mutex_unlock(&handshake_lock);
+}
+
+/* A host function: folds its call count and its stream's landing area into its stream's sum. */
+static void CUDART_CB host_function(void *arg)
+{
+    struct host_calls *h = arg;
+    h->sum = (h->sum ^ (h->calls * 0x9e37u + 1)) * 1099511628211ull;
+    h->sum ^= fnv1a(h->landing, (size_t)P.n * sizeof(float));
+    h->calls++;
 }
 
 /* Whether iteration it hands channel c's buffer over. */
@@ -609,6 +689,18 @@ static void handoff_wait(struct worker *w, int c, int it, int index, cudaStream_
         break;
     case HANDOFF_EVENT_SYNC: check(w, cudaEventSynchronize(produced[c]), it, index, "cudaEventSynchronize"); break;
     case HANDOFF_DEVICE_SYNC: check(w, cudaDeviceSynchronize(), it, index, "cudaDeviceSynchronize"); break;
+    case HANDOFF_STREAM_SYNC: {
+        cudaStream_t producers = streams[P.ch[c].producer][P.ch[c].publish_stream];
+        check(w, cudaStreamSynchronize(producers), it, index, "cudaStreamSynchronize producer's");
+        break;
+    }
+    case HANDOFF_EVENT_POLL: {
+        cudaError_t e;
+        while ((e = cudaEventQuery(produced[c])) == cudaErrorNotReady)
+            sched_yield();
+        check(w, e, it, index, "cudaEventQuery produced");
+        break;
+    }
     default:
         check(w, launch1d((const void *)k_empty, 1, 32, NULL, cudaStreamLegacy), it, index, "legacy launch");
         break;
@@ -659,6 +751,14 @@ static void run_op(struct worker *w, const struct op *o, int it, int index)
         for (int i = 0; i < o->len; i++) /* CUDA took the bytes: the program may change them at once */
             w->pageable_src[o->off2 + i] += 0.5f;
         break;
+    case OP_D2H_PINNED:
+        check(w, cudaMemcpyAsync(w->landing[o->s] + o->off, buffers[t][o->b[0]] + o->off2, o->len * fsz,
+                                 cudaMemcpyDeviceToHost, s),
+              it, index, "cudaMemcpyAsync D2H pinned");
+        break;
+    case OP_HOST_FUNC:
+        check(w, cudaLaunchHostFunc(s, host_function, &w->host_calls[o->s]), it, index, "cudaLaunchHostFunc");
+        break;
     case OP_RECORD: check(w, cudaEventRecord(events[t][o->ev], s), it, index, "cudaEventRecord"); break;
     case OP_WAIT: check(w, cudaStreamWaitEvent(s, events[t][o->ev], 0), it, index, "cudaStreamWaitEvent"); break;
     case OP_QUERY_STREAM: check(w, cudaStreamQuery(s), it, index, "cudaStreamQuery"); break;
@@ -684,11 +784,23 @@ static void await_taken(struct worker *w, int c, int it)
     if (!handoff_iteration(c, it - 1))
         return;
     await(&done[c], it - 1);
-    if (P.ch[c].done_by_sync)
-        check(w, cudaEventSynchronize(taken[c]), it, -1, "cudaEventSynchronize taken");
-    else
+    if (no_handoff_wait)
+        return;
+    switch (P.ch[c].done) {
+    case DONE_STREAM_WAIT:
         check(w, cudaStreamWaitEvent(streams[w->t][P.t[w->t].home[P.ch[c].buffer]], taken[c], 0), it, -1,
               "cudaStreamWaitEvent taken");
+        break;
+    case DONE_EVENT_SYNC: check(w, cudaEventSynchronize(taken[c]), it, -1, "cudaEventSynchronize taken"); break;
+    case DONE_STREAM_SYNC: {
+        cudaStream_t consumers = streams[P.ch[c].consumer][P.ch[c].read_stream];
+        check(w, cudaStreamSynchronize(consumers), it, -1, "cudaStreamSynchronize consumer's");
+        break;
+    }
+    default:
+        check(w, launch1d((const void *)k_empty, 1, 32, NULL, cudaStreamLegacy), it, -1, "legacy launch taken");
+        break;
+    }
 }
 
 /* Ends iteration it with the thread's kind of synchronisation; true if all its work is done. */
@@ -721,6 +833,11 @@ static void fold(struct worker *w, int it)
 {
     const struct thread_program *tp = &P.t[w->t];
     size_t bytes = (size_t)P.n * sizeof(float);
+    /* First what its streams delivered to the host, before any new call: only its own syncs order them. */
+    for (int s = 0; s < tp->nstreams; s++) {
+        w->hash = (w->hash ^ fnv1a(w->landing[s], bytes)) * 1099511628211ull;
+        w->hash = (w->hash ^ w->host_calls[s].sum ^ w->host_calls[s].calls) * 1099511628211ull;
+    }
     for (int b = 0; b < tp->nbuffers; b++) {
         float *dst = w->pinned_fold + (size_t)b * P.n;
         if (tp->fold_stream < 0)
@@ -787,6 +904,9 @@ static void create_resources(struct worker *w0)
                                                                           : cudaStreamDefault),
                       -1, s, "cudaStreamCreateWithFlags");
             check(w0, cudaEventCreateWithFlags(&join_events[t][s], cudaEventDisableTiming), -1, s, "cudaEventCreate");
+            check(w0, cudaMallocHost((void **)&w->landing[s], bytes), -1, s, "cudaMallocHost");
+            memset(w->landing[s], 0, bytes);
+            w->host_calls[s] = (struct host_calls){0, 0, w->landing[s]};
         }
         for (int e = 0; e < tp->nevents; e++)
             check(w0, cudaEventCreateWithFlags(&events[t][e], e % 2 ? cudaEventDisableTiming : cudaEventDefault), -1,
