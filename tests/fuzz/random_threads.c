@@ -249,6 +249,17 @@ static void pick_range(int *off, int *len)
     *off = (int)below((unsigned)(P.n - *len + 1));
 }
 
+/* An operation on stream s over a random range of buffer b (destination offset off, source offset off2). */
+static struct op *emit_ranged(enum op_kind kind, int s, int b)
+{
+    need(s, b);
+    struct op *o = emit(kind, s);
+    o->b[0] = b;
+    pick_range(&o->off, &o->len);
+    o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+    return o;
+}
+
 /* How many buffers a kernel takes. */
 static int kernel_buffers(enum kernel_id k)
 {
@@ -294,11 +305,9 @@ static void gen_body_op(int s)
         gen_kernel(s);
     } else if (r < 57) {
         int src = pick_buffer(-1, -1), dst = pick_buffer(src, -1);
-        need(s, src), need(s, dst);
-        o = emit(OP_D2D, s);
-        o->b[0] = dst, o->b[1] = src;
-        pick_range(&o->off, &o->len);
-        o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+        need(s, src);
+        o = emit_ranged(OP_D2D, s, dst);
+        o->b[1] = src;
         o->vary = chance(30);
     } else if (r < 67) {
         int b = pick_buffer(-1, -1);
@@ -309,20 +318,10 @@ static void gen_body_op(int s)
         o->ival = (int)below(6);
         o->vary = chance(40);
     } else if (r < 72) {
-        int b = pick_buffer(-1, -1);
-        need(s, b);
-        o = emit(OP_H2D_PAGEABLE, s);
-        o->b[0] = b;
-        pick_range(&o->off, &o->len);
-        o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+        emit_ranged(OP_H2D_PAGEABLE, s, pick_buffer(-1, -1));
     } else if (r < 77) {
         /* Into the stream's own pinned landing area, read on the host after the iteration's sync. */
-        int b = pick_buffer(-1, -1);
-        need(s, b);
-        o = emit(OP_D2H_PINNED, s);
-        o->b[0] = b;
-        pick_range(&o->off, &o->len);
-        o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+        emit_ranged(OP_D2H_PINNED, s, pick_buffer(-1, -1));
     } else if (r < 81) {
         emit(OP_HOST_FUNC, s);
     } else if (r < 85) {
@@ -368,12 +367,9 @@ static void gen_take(int c)
     emit_channel = c; /* all of it only in the channel's handoff iterations */
     emit(OP_HANDOFF_WAIT, s);
     int dst = (int)below((unsigned)gen->nprivate), before = owner[dst];
-    need(s, dst);
-    struct op *o = emit(OP_TAKE, s);
-    o->b[0] = dst;
-    o->ival = (int)below(3); /* a copy, an axpy, a sum */
-    pick_range(&o->off, &o->len);
-    o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+    int what = (int)below(3); /* a copy, an axpy, a sum */
+    struct op *o = emit_ranged(OP_TAKE, s, dst);
+    o->ival = what;
     o->f = chance(50) ? 0.5f : -0.75f;
     emit(OP_TAKEN, s);
     need(before, dst); /* ownership as outside the handoff iterations */
