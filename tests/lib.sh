@@ -34,6 +34,16 @@ with_shim() {
     env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
+# Fuzz tests: prints the first failing seeds' reports ($WORK/SEED.fail) and fails; $1 is how many seeds ran.
+report_failed_seeds() {
+    failed=$(ls "$WORK" | grep -c '\.fail$')
+    [ "$failed" -gt 0 ] || return 0
+    ls "$WORK" | grep '\.fail$' | sort -n | head -10 | while read -r f; do cat "$WORK/$f" >&2; done
+    [ "$failed" -gt 10 ] && echo "(and $((failed - 10)) more failing seeds)" >&2
+    fail "$failed of $1 seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
+        sed 's/\.fail$//' | tr '\n' ' ')"
+}
+
 # Ends the test with the right exit status.
 finish() {
     if [ "$failures" -ne 0 ]; then

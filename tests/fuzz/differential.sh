@@ -118,12 +118,7 @@ seq "$first" "$last" | xargs -n 20 -P "$jobs" sh "$0" --worker "$WORK"
 # ---- results
 failed=$(ls "$WORK" | grep -c '\.fail$')
 passed=$((seeds - failed))
-if [ "$failed" -gt 0 ]; then
-    ls "$WORK" | grep '\.fail$' | sort -n | head -10 | while read -r f; do cat "$WORK/$f" >&2; done
-    [ "$failed" -gt 10 ] && echo "(and $((failed - 10)) more failing seeds)" >&2
-    fail "$failed of $seeds seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
-        sed 's/\.fail$//' | tr '\n' ' ')"
-fi
+report_failed_seeds "$seeds"
 cat "$WORK"/stats.* > "$WORK/stats"
 awk -v seeds="$seeds" '
     { built += $2; replays += $3; not_graphed += $4; periods += $5; evicted += $6

@@ -6,9 +6,20 @@
 ## -no-install so that LD_PRELOAD reaches the real binary.
 
 check_PROGRAMS += tests/fuzz/random_program
-tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/report.h kernels/kernels.h
+tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/report.h kernels/kernels.h
 tests_fuzz_random_program_LDADD = $(STANDIN_LINK_LIBS) -lm
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/differential.sh
 EXTRA_DIST += tests/fuzz/differential.sh
+
+## The multi-threaded one: tests/fuzz/random_threads generates a race-free
+## program of 2..3 host threads that hand buffers to each other per seed;
+## tests/fuzz/threads_differential.sh compares REPRISE_MODE=off and auto.
+check_PROGRAMS += tests/fuzz/random_threads
+tests_fuzz_random_threads_SOURCES = tests/fuzz/random_threads.c tests/fuzz/fuzz_random.h tests/report.h kernels/kernels.h
+tests_fuzz_random_threads_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_fuzz_random_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
+
+TESTS += tests/fuzz/threads_differential.sh
+EXTRA_DIST += tests/fuzz/threads_differential.sh

@@ -58,6 +58,7 @@
 
 #include "../../kernels/kernels.h"
 #include "../report.h"
+#include "fuzz_random.h"
 
 extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                       size_t sharedMem, cudaStream_t stream);
@@ -66,31 +67,6 @@ extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 #define MAX_BUFFERS 8
 #define MAX_EVENTS 6
 #define MAX_OPS 1024
-
-/* ------------------------------------------------------------ random numbers */
-
-static uint64_t rng;
-
-/* splitmix64. */
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in 0..n-1. */
-static unsigned below(unsigned n)
-{
-    return (unsigned)(rnd() % n);
-}
-
-/* True with the given percentage. */
-static int chance(unsigned percent)
-{
-    return below(100) < percent;
-}
 
 /* ------------------------------------------------------------ the program */
 
@@ -524,13 +500,6 @@ static cudaError_t launch(const void *k, dim3 grid, dim3 block, void **args, siz
 static enum cudaMemcpyKind kind_of(const struct op *o, enum cudaMemcpyKind kind)
 {
     return o->default_kind ? cudaMemcpyDefault : kind;
-}
-
-/* Fills host memory with values that depend on a key. */
-static void fill_host(float *p, int n, unsigned key)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (float)((int)((key * 2654435761u + (unsigned)i * 40503u) >> 20 & 63) - 32) * 0.0625f;
 }
 
 /* Runs one operation in iteration it. */

@@ -1,0 +1,42 @@
+/*
+ * tests/fuzz/fuzz_random.h: what the random program generators share (one
+ * translation unit each): a seeded splitmix64 generator, never rand(), so a
+ * seed gives the same program everywhere, and the host data they fill.
+ * Generation runs on one thread; the state is the including file's own.
+ */
+#ifndef REPRISE_TESTS_FUZZ_RANDOM_H
+#define REPRISE_TESTS_FUZZ_RANDOM_H
+
+#include <stdint.h>
+
+static uint64_t rng;
+
+/* splitmix64. */
+static inline uint64_t rnd(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in 0..n-1. */
+static inline unsigned below(unsigned n)
+{
+    return (unsigned)(rnd() % n);
+}
+
+/* True with the given percentage. */
+static inline int chance(unsigned percent)
+{
+    return below(100) < percent;
+}
+
+/* Fills host memory with small exact values (multiples of 1/16) that depend on a key. */
+static inline void fill_host(float *p, int n, unsigned key)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (float)((int)((key * 2654435761u + (unsigned)i * 40503u) >> 20 & 63) - 32) * 0.0625f;
+}
+
+#endif

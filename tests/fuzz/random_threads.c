@@ -1,0 +1,990 @@
+/*
+ * tests/fuzz/random_threads.c: a random multi-threaded CUDA program per
+ * seed, for the multi-threaded differential test
+ * (tests/fuzz/threads_differential.sh).
+ *
+ *     random_threads [--dump] [--no-handoff-wait] [--iters=N] [--keep=T:I,...] SEED
+ *
+ * The shape. From SEED (splitmix64, tests/fuzz/fuzz_random.h) it builds 2..3
+ * host threads. Each thread owns 1..3 streams (blocking, non-blocking, in
+ * some threads its per-thread default stream cudaStreamPerThread, sometimes
+ * the legacy stream too), 2..4 private buffers, a few private events and a
+ * body of operations that it runs 30..60 times: kernel launches of the test
+ * kernels (kernels/kernels.h), memsets, D2D copies, copies from pageable
+ * memory, copies into a pinned landing area of the stream, host functions,
+ * event records and waits among its own streams, now and then a stream
+ * query or synchronisation. Each iteration ends with the thread's
+ * kind of synchronisation (its streams, a join into one stream, the device,
+ * or only every few iterations); after a synchronised iteration the thread
+ * folds into its own hash its streams' landing areas and host functions'
+ * sums (read on the host straight after its syncs, before any other call)
+ * and then its buffers.
+ *
+ * Threads exchange data through 1..3 *channels*. A channel's producer owns a
+ * shared buffer: its body writes it, and at the publish point records the
+ * channel's "produced" event on the stream that owns the buffer. In the
+ * channel's handoff iterations (every k-th) it then publishes the iteration
+ * on the host (mutex and condition variable). The consumer, at the end of
+ * its body in the same iteration, waits on the host for it, makes the GPU
+ * wait (cudaStreamWaitEvent on its reading stream, cudaEventSynchronize,
+ * cudaDeviceSynchronize, a launch on the legacy stream,
+ * cudaStreamSynchronize of the producer's stream, or cudaEventQuery until
+ * done), reads the shared buffer into a private one (a copy, an axpy or a
+ * sum), records the channel's "taken" event and publishes "done". Before
+ * its next iteration the producer waits on the host for "done" and makes
+ * the buffer's home stream wait for the read (cudaStreamWaitEvent or
+ * cudaEventSynchronize of "taken", cudaStreamSynchronize of the reading
+ * stream, or a launch on the legacy stream) before anything writes the
+ * buffer again.
+ *
+ * Why it is race-free. Inside a thread, each buffer is owned by one stream
+ * at a time; another stream takes it over through a record and a wait (as
+ * in random_program.c), and at the end of the body every buffer goes home.
+ * Across threads only shared buffers are touched by two threads, and the
+ * consumer only reads them: its read follows the producer's writes (the
+ * GPU wait of the handoff, issued after the host handshake, so after the
+ * producer's record), and the producer's next write follows the read (the
+ * wait for "taken"). After the publish point the producer's body neither
+ * reads nor writes the shared buffer. The legacy-stream handoff is allowed
+ * only where it orders: the producer's publishing stream is a blocking one
+ * (created blocking, per-thread default, or legacy), whose work the legacy
+ * launch waits for, and the consumer reads on a blocking or the legacy
+ * stream, which waits for the launch (the other way round for "done": the
+ * reading stream and the buffer's home stream). A stream is synchronised
+ * from another thread only if it was created (cudaStreamPerThread names
+ * the caller's own). Landing areas and host function sums are per stream,
+ * written by that stream only. Host waits only wait for points that
+ * come earlier in the other thread's iteration order (a publish in the same
+ * iteration, a consumer's end in the previous one), so no thread can wait
+ * for one waiting for it. Nothing printed depends on timing: query answers
+ * are not printed, errors are counted per thread, and everything is printed
+ * by main after joining the threads, in a fixed order.
+ *
+ * --dump             prints the generated program
+ * --no-handoff-wait  the consumer skips the GPU wait of every handoff (the
+ *                    host handshake stays): a deliberately racy program, whose
+ *                    output must depend on STANDIN_SEED for some seeds
+ * --iters=N          runs every body N times instead
+ * --keep=T:I,...     keeps only these operations of thread T's body (numbers
+ *                    as --dump prints them; repeatable), to minimise a seed
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "../../kernels/kernels.h"
+#include "../report.h"
+#include "fuzz_random.h"
+
+#define MAX_THREADS 3
+#define MAX_STREAMS 4
+#define MAX_PRIVATE 4
+#define MAX_CHANNELS 3
+#define MAX_BUFFERS (MAX_PRIVATE + MAX_CHANNELS)
+#define MAX_EVENTS 3
+#define MAX_OPS 256
+
+/* ------------------------------------------------------------ the program */
+
+enum stream_kind { STREAM_LEGACY, STREAM_BLOCKING, STREAM_NON_BLOCKING, STREAM_PER_THREAD };
+static const char *const stream_kind_names[] = {"legacy", "blocking", "non-blocking", "per-thread"};
+
+enum op_kind {
+    OP_KERNEL,
+    OP_D2D,
+    OP_MEMSET,
+    OP_H2D_PAGEABLE,
+    OP_D2H_PINNED,
+    OP_HOST_FUNC,
+    OP_RECORD,
+    OP_WAIT,
+    OP_QUERY_STREAM,
+    OP_SYNC_STREAM,
+    OP_SYNC_EVENT,
+    OP_PUBLISH,      /* producer: record "produced"; in a handoff iteration, publish it */
+    OP_HANDOFF_WAIT, /* consumer: wait on the host for the producer, then make the GPU wait */
+    OP_TAKE,         /* consumer: read the shared buffer into a private one */
+    OP_TAKEN,        /* consumer: record "taken" and publish "done" */
+};
+static const char *const op_names[] = {"kernel",       "d2d",          "memset",      "h2d_pageable", "d2h_pinned",
+                                       "host_func",    "record",       "wait",        "query_stream", "sync_stream",
+                                       "sync_event",   "publish",      "handoff_wait", "take",        "taken"};
+
+enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
+static const char *const kernel_names[] = {"fill", "axpy", "scale", "add_step", "combine", "reduce_sum",
+                                           "empty", "apply_coef"};
+
+/* How the consumer makes the GPU wait for the producer's record. */
+enum handoff {
+    HANDOFF_STREAM_WAIT, /* cudaStreamWaitEvent on its reading stream */
+    HANDOFF_EVENT_SYNC,  /* cudaEventSynchronize */
+    HANDOFF_DEVICE_SYNC, /* cudaDeviceSynchronize */
+    HANDOFF_LEGACY,      /* a launch on the legacy stream (blocking streams on both sides) */
+    HANDOFF_STREAM_SYNC, /* cudaStreamSynchronize of the producer's stream (a created one) */
+    HANDOFF_EVENT_POLL,  /* cudaEventQuery until it answers cudaSuccess */
+    HANDOFF_COUNT
+};
+static const char *const handoff_names[] = {"stream_wait", "event_sync",  "device_sync",
+                                            "legacy_launch", "stream_sync", "event_poll"};
+
+/* How the producer makes its next write wait for the consumer's read ("taken"). */
+enum done {
+    DONE_STREAM_WAIT, /* cudaStreamWaitEvent on the buffer's home stream */
+    DONE_EVENT_SYNC,  /* cudaEventSynchronize */
+    DONE_STREAM_SYNC, /* cudaStreamSynchronize of the consumer's reading stream (a created one) */
+    DONE_LEGACY,      /* a launch on the legacy stream (blocking streams on both sides) */
+    DONE_COUNT
+};
+static const char *const done_names[] = {"stream_wait", "event_sync", "stream_sync", "legacy_launch"};
+
+enum sync_mode { SYNC_STREAMS, SYNC_JOIN, SYNC_DEVICE, SYNC_EVERY_FEW, SYNC_COUNT };
+static const char *const sync_names[] = {"streams", "join", "device", "every_few"};
+
+struct op {
+    enum op_kind kind;
+    int s;       /* stream index in the thread */
+    int k;       /* kernel */
+    int b[3];    /* buffer indices in the thread */
+    int vary;    /* scalar arguments or offsets change with the iteration */
+    int block;   /* threads per block of a kernel */
+    float f;     /* scalar */
+    int ival;    /* step, memset byte, what OP_TAKE does */
+    int off, off2, len; /* in floats: destination offset, source offset, length */
+    int ev;      /* private event */
+    int channel; /* -1: every iteration; else only in this channel's handoff iterations (or its channel) */
+};
+
+/* One host thread's part: its streams, buffers, events and body. */
+struct thread_program {
+    int nstreams;
+    enum stream_kind kind[MAX_STREAMS];
+    int nprivate, nbuffers; /* buffers 0..nprivate-1 are private, the rest shared (it produces them) */
+    int home[MAX_BUFFERS];
+    int nevents;
+    enum sync_mode sync;
+    int sync_every;
+    int fold_stream;  /* the stream it copies its buffers back on, or -1: cudaMemcpy */
+    struct op ops[MAX_OPS];
+    int count;
+};
+
+/* Data from a producer thread to a consumer thread. */
+struct channel {
+    int producer, consumer;
+    int buffer;         /* the producer's buffer index */
+    int every, phase;   /* handoff iterations: it % every == phase */
+    enum handoff handoff;
+    enum done done;
+    int publish_stream; /* the producer's */
+    int read_stream;    /* the consumer's */
+};
+
+static struct {
+    int nthreads, n, iters;
+    struct thread_program t[MAX_THREADS];
+    int nchannels;
+    struct channel ch[MAX_CHANNELS];
+} P;
+
+/* Generation state of the thread whose body is being generated. */
+static struct thread_program *gen;
+static int owner[MAX_BUFFERS];
+static int frozen[MAX_BUFFERS]; /* published: the rest of the body leaves it alone */
+static int emit_channel = -1;
+
+/* Appends an operation to the current thread's body. */
+static struct op *emit(enum op_kind kind, int s)
+{
+    if (gen->count == MAX_OPS) {
+        fprintf(stderr, "random_threads: too many operations\n");
+        exit(2);
+    }
+    struct op *o = &gen->ops[gen->count++];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->s = s;
+    o->channel = emit_channel;
+    return o;
+}
+
+/* Stream s is about to touch buffer b: if another of the thread's streams owns it, join through an event. */
+static void need(int s, int b)
+{
+    if (owner[b] == s)
+        return;
+    int ev = (int)below((unsigned)gen->nevents);
+    emit(OP_RECORD, owner[b])->ev = ev;
+    emit(OP_WAIT, s)->ev = ev;
+    owner[b] = s;
+}
+
+/* How many buffers the body may still touch. */
+static int usable_buffers(void)
+{
+    int usable = 0;
+    for (int b = 0; b < gen->nbuffers; b++)
+        usable += !frozen[b];
+    return usable;
+}
+
+/* A random buffer the body may still touch, other than the ones given (-1: none). */
+static int pick_buffer(int not1, int not2)
+{
+    int b;
+    do
+        b = (int)below((unsigned)gen->nbuffers);
+    while (b == not1 || b == not2 || frozen[b]);
+    return b;
+}
+
+/* A random range of floats inside a buffer: offset and length. */
+static void pick_range(int *off, int *len)
+{
+    *len = 1 + (int)below((unsigned)P.n);
+    *off = (int)below((unsigned)(P.n - *len + 1));
+}
+
+/* An operation on stream s over a random range of buffer b (destination offset off, source offset off2). */
+static struct op *emit_ranged(enum op_kind kind, int s, int b)
+{
+    need(s, b);
+    struct op *o = emit(kind, s);
+    o->b[0] = b;
+    pick_range(&o->off, &o->len);
+    o->off2 = (int)below((unsigned)(P.n - o->len + 1));
+    return o;
+}
+
+/* How many buffers a kernel takes. */
+static int kernel_buffers(enum kernel_id k)
+{
+    switch (k) {
+    case K_EMPTY: return 0;
+    case K_AXPY:
+    case K_REDUCE: return 2;
+    case K_COMBINE: return 3;
+    default: return 1;
+    }
+}
+
+/* One kernel launch on stream s, over buffers the body may still touch. */
+static void gen_kernel(int s)
+{
+    static const float scalars[] = {0.5f, -0.25f, 0.75f, 1.25f};
+    enum kernel_id k;
+    do
+        k = (enum kernel_id)below(K_COUNT);
+    while (kernel_buffers(k) > usable_buffers());
+    int b0 = -1, b1 = -1, b2 = -1;
+    if (kernel_buffers(k) > 0)
+        need(s, b0 = pick_buffer(-1, -1));
+    if (kernel_buffers(k) > 1)
+        need(s, b1 = pick_buffer(b0, -1));
+    if (kernel_buffers(k) > 2)
+        need(s, b2 = pick_buffer(b0, b1));
+    struct op *o = emit(OP_KERNEL, s);
+    o->k = k;
+    o->b[0] = b0, o->b[1] = b1, o->b[2] = b2;
+    o->vary = chance(50);
+    o->block = chance(25) ? 128 : 256;
+    o->f = scalars[below(4)];
+    o->ival = (int)below(10);
+}
+
+/* One operation of the body's random part, on stream s. */
+static void gen_body_op(int s)
+{
+    unsigned r = below(100);
+    struct op *o;
+    if (r < 45 || usable_buffers() < 2) {
+        gen_kernel(s);
+    } else if (r < 57) {
+        int src = pick_buffer(-1, -1), dst = pick_buffer(src, -1);
+        need(s, src);
+        o = emit_ranged(OP_D2D, s, dst);
+        o->b[1] = src;
+        o->vary = chance(30);
+    } else if (r < 67) {
+        int b = pick_buffer(-1, -1);
+        need(s, b);
+        o = emit(OP_MEMSET, s);
+        o->b[0] = b;
+        pick_range(&o->off, &o->len);
+        o->ival = (int)below(6);
+        o->vary = chance(40);
+    } else if (r < 72) {
+        emit_ranged(OP_H2D_PAGEABLE, s, pick_buffer(-1, -1));
+    } else if (r < 77) {
+        /* Into the stream's own pinned landing area, read on the host after the iteration's sync. */
+        emit_ranged(OP_D2H_PINNED, s, pick_buffer(-1, -1));
+    } else if (r < 81) {
+        emit(OP_HOST_FUNC, s);
+    } else if (r < 85) {
+        emit(OP_RECORD, s)->ev = (int)below((unsigned)gen->nevents);
+    } else if (r < 90) {
+        emit(OP_WAIT, s)->ev = (int)below((unsigned)gen->nevents); /* only adds order */
+    } else if (r < 94) {
+        emit(OP_QUERY_STREAM, s);
+    } else if (r < 97) {
+        emit(OP_SYNC_STREAM, s);
+    } else {
+        emit(OP_SYNC_EVENT, s)->ev = (int)below((unsigned)gen->nevents);
+    }
+}
+
+/* The producer's side of channel c at its publish point: write the shared buffer, record, publish. */
+static void gen_publish(int c)
+{
+    const struct channel *ch = &P.ch[c];
+    int s = ch->publish_stream, shared = ch->buffer;
+    /* The last write before the handoff, so that a consumer reading too early reads something else. */
+    need(s, shared);
+    struct op *o;
+    if (chance(50)) {
+        int x = pick_buffer(shared, -1);
+        need(s, x);
+        o = emit(OP_KERNEL, s);
+        o->k = K_AXPY, o->b[0] = x, o->b[1] = shared, o->f = 0.5f;
+    } else {
+        o = emit(OP_KERNEL, s);
+        o->k = K_ADD_STEP, o->b[0] = shared, o->f = 0.25f, o->vary = 1;
+    }
+    o->block = 256;
+    emit(OP_PUBLISH, s)->channel = c;
+    frozen[shared] = 1;
+}
+
+/* The consumer's side of channel c, at the end of its body: wait, read, record "taken". */
+static void gen_take(int c)
+{
+    const struct channel *ch = &P.ch[c];
+    int s = ch->read_stream;
+    emit_channel = c; /* all of it only in the channel's handoff iterations */
+    emit(OP_HANDOFF_WAIT, s);
+    int dst = (int)below((unsigned)gen->nprivate), before = owner[dst];
+    int what = (int)below(3); /* a copy, an axpy, a sum */
+    struct op *o = emit_ranged(OP_TAKE, s, dst);
+    o->ival = what;
+    o->f = chance(50) ? 0.5f : -0.75f;
+    emit(OP_TAKEN, s);
+    need(before, dst); /* ownership as outside the handoff iterations */
+    emit_channel = -1;
+}
+
+/* Whether a stream's work is ordered with the legacy stream's (both ways). */
+static int orders_with_legacy(enum stream_kind kind)
+{
+    return kind != STREAM_NON_BLOCKING;
+}
+
+/* Whether a stream is one the program created (so any thread can name it). */
+static int is_created(enum stream_kind kind)
+{
+    return kind == STREAM_BLOCKING || kind == STREAM_NON_BLOCKING;
+}
+
+/* A random stream of thread t that orders with the legacy stream, or -1. */
+static int pick_legacy_ordered_stream(int t)
+{
+    int candidates[MAX_STREAMS], n = 0;
+    for (int s = 0; s < P.t[t].nstreams; s++)
+        if (orders_with_legacy(P.t[t].kind[s]))
+            candidates[n++] = s;
+    return n ? candidates[below((unsigned)n)] : -1;
+}
+
+/* Thread t's streams, buffers, events and synchronisation. */
+static void gen_thread_resources(int t)
+{
+    struct thread_program *tp = &P.t[t];
+    int created = 1 + (int)below(3);
+    for (int s = 0; s < created; s++)
+        tp->kind[s] = chance(55) ? STREAM_NON_BLOCKING : STREAM_BLOCKING;
+    if (chance(40))
+        tp->kind[0] = STREAM_PER_THREAD;
+    tp->nstreams = created;
+    if (chance(25))
+        tp->kind[tp->nstreams++] = STREAM_LEGACY;
+    tp->nprivate = tp->nbuffers = 2 + (int)below(MAX_PRIVATE - 1);
+    tp->nevents = 1 + (int)below(MAX_EVENTS);
+    tp->sync = (enum sync_mode)below(SYNC_COUNT);
+    tp->sync_every = 2 + (int)below(5);
+    tp->fold_stream = chance(25) ? -1 : 0; /* stream 0 is never the legacy one */
+}
+
+/* Channel c: its two threads, its shared buffer, when and how it hands over. */
+static void gen_channel(int c)
+{
+    struct channel *ch = &P.ch[c];
+    ch->producer = (int)below((unsigned)P.nthreads);
+    ch->consumer = (ch->producer + 1 + (int)below((unsigned)P.nthreads - 1)) % P.nthreads;
+    struct thread_program *prod = &P.t[ch->producer];
+    ch->buffer = prod->nbuffers++;
+    prod->home[ch->buffer] = 0;
+    ch->every = 1 + (int)below(4);
+    ch->phase = (int)below((unsigned)ch->every);
+    ch->handoff = (enum handoff)below(HANDOFF_COUNT);
+    ch->done = (enum done)below(DONE_COUNT);
+    ch->publish_stream = (int)below((unsigned)prod->nstreams);
+    ch->read_stream = (int)below((unsigned)P.t[ch->consumer].nstreams);
+    const struct thread_program *cons = &P.t[ch->consumer];
+    if (ch->handoff == HANDOFF_LEGACY || ch->done == DONE_LEGACY) {
+        /* The legacy launch orders only blocking (and legacy) streams, on both sides; the buffer's home
+           stream (stream 0) is where the producer's next write waits. */
+        int publish = pick_legacy_ordered_stream(ch->producer), read = pick_legacy_ordered_stream(ch->consumer);
+        if (ch->handoff == HANDOFF_LEGACY && (publish < 0 || read < 0))
+            ch->handoff = HANDOFF_STREAM_WAIT;
+        else if (ch->handoff == HANDOFF_LEGACY)
+            ch->publish_stream = publish;
+        if (ch->done == DONE_LEGACY && (read < 0 || !orders_with_legacy(prod->kind[0])))
+            ch->done = DONE_STREAM_WAIT;
+        if (read >= 0 && (ch->handoff == HANDOFF_LEGACY || ch->done == DONE_LEGACY))
+            ch->read_stream = read;
+    }
+    /* Another thread can name only a created stream (cudaStreamPerThread would be its own). */
+    if (ch->handoff == HANDOFF_STREAM_SYNC && !is_created(prod->kind[ch->publish_stream]))
+        ch->handoff = HANDOFF_EVENT_SYNC;
+    if (ch->done == DONE_STREAM_SYNC && !is_created(cons->kind[ch->read_stream]))
+        ch->done = DONE_EVENT_SYNC;
+}
+
+/* Thread t's body: random operations, its channels' publish points, then its channels' takes. */
+static void gen_body(int t)
+{
+    gen = &P.t[t];
+    int length = 4 + (int)below(20);
+    int publish_at[MAX_CHANNELS];
+    for (int c = 0; c < P.nchannels; c++)
+        publish_at[c] = P.ch[c].producer == t ? (int)below((unsigned)length + 1) : -1;
+    for (int b = 0; b < gen->nprivate; b++)
+        gen->home[b] = (int)below((unsigned)gen->nstreams);
+    for (int b = 0; b < gen->nbuffers; b++)
+        owner[b] = gen->home[b], frozen[b] = 0;
+    for (int i = 0; i <= length; i++) {
+        for (int c = 0; c < P.nchannels; c++)
+            if (publish_at[c] == i)
+                gen_publish(c);
+        if (i < length)
+            gen_body_op((int)below((unsigned)gen->nstreams));
+    }
+    for (int c = 0; c < P.nchannels; c++)
+        if (P.ch[c].consumer == t)
+            gen_take(c);
+    /* Every buffer back to its home stream, so that iterations chain without a sync. */
+    for (int b = 0; b < gen->nbuffers; b++)
+        need(gen->home[b], b);
+}
+
+/* Generates the program of a seed. */
+static void generate(uint64_t seed)
+{
+    rng = seed * 0x2545f4914f6cdd1dull + 7;
+    static const int sizes[] = {256, 300, 512, 768};
+    P.nthreads = 2 + (int)below(MAX_THREADS - 1);
+    P.n = sizes[below(4)];
+    P.iters = 30 + (int)below(31);
+    for (int t = 0; t < P.nthreads; t++)
+        gen_thread_resources(t);
+    P.nchannels = 1 + (int)below(MAX_CHANNELS);
+    for (int c = 0; c < P.nchannels; c++)
+        gen_channel(c);
+    for (int t = 0; t < P.nthreads; t++)
+        gen_body(t);
+}
+
+/* Prints one operation of a body (--dump). */
+static void dump_op(int index, const struct op *o)
+{
+    printf("  %3d s%d %-12s", index, o->s, op_names[o->kind]);
+    switch (o->kind) {
+    case OP_KERNEL:
+        printf(" %s b%d b%d b%d f=%g i=%d block=%d%s", kernel_names[o->k], o->b[0], o->b[1], o->b[2], o->f,
+               o->ival, o->block, o->vary ? " vary" : "");
+        break;
+    case OP_RECORD:
+    case OP_WAIT:
+    case OP_SYNC_EVENT: printf(" e%d", o->ev); break;
+    case OP_D2D:
+    case OP_MEMSET:
+    case OP_H2D_PAGEABLE:
+    case OP_D2H_PINNED:
+    case OP_TAKE:
+        printf(" b%d b%d off=%d src_off=%d len=%d val=%d f=%g%s", o->b[0], o->b[1], o->off, o->off2, o->len,
+               o->ival, o->f, o->vary ? " vary" : "");
+        break;
+    default: break;
+    }
+    if (o->channel >= 0)
+        printf(" [channel %d]", o->channel);
+    printf("\n");
+}
+
+/* Prints the program (--dump). */
+static void dump(void)
+{
+    printf("%d threads, buffers of %d floats, %d iterations\n", P.nthreads, P.n, P.iters);
+    for (int c = 0; c < P.nchannels; c++) {
+        const struct channel *ch = &P.ch[c];
+        printf("channel %d: thread %d b%d (published on s%d) -> thread %d (read on s%d), every %d from %d, "
+               "handoff %s, done by %s\n",
+               c, ch->producer, ch->buffer, ch->publish_stream, ch->consumer, ch->read_stream, ch->every, ch->phase,
+               handoff_names[ch->handoff], done_names[ch->done]);
+    }
+    for (int t = 0; t < P.nthreads; t++) {
+        const struct thread_program *tp = &P.t[t];
+        printf("thread %d: streams", t);
+        for (int s = 0; s < tp->nstreams; s++)
+            printf(" s%d=%s", s, stream_kind_names[tp->kind[s]]);
+        printf("; buffers (homes)");
+        for (int b = 0; b < tp->nbuffers; b++)
+            printf(" b%d@s%d%s", b, tp->home[b], b >= tp->nprivate ? "(shared)" : "");
+        printf("; events %d; sync %s (every %d); fold %s\n", tp->nevents, sync_names[tp->sync], tp->sync_every,
+               tp->fold_stream < 0 ? "cudaMemcpy" : "on s0");
+        for (int i = 0; i < tp->count; i++)
+            dump_op(i, &tp->ops[i]);
+    }
+}
+
+/* --keep=T:I,J,...: keeps only these operations of thread T's body (to minimise a seed by hand). */
+static void keep_only(const char *spec)
+{
+    char *end;
+    long t = strtol(spec, &end, 10);
+    if (*end != ':' || t < 0 || t >= P.nthreads) {
+        fprintf(stderr, "random_threads: --keep=T:I,J,... (T a thread)\n");
+        exit(2);
+    }
+    struct thread_program *tp = &P.t[t];
+    static char wanted[MAX_OPS];
+    memset(wanted, 0, sizeof wanted);
+    for (const char *p = end + 1; *p;) {
+        long i = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (i >= 0 && i < tp->count)
+            wanted[i] = 1;
+        p = *end ? end + 1 : end;
+    }
+    int n = 0;
+    for (int i = 0; i < tp->count; i++)
+        if (wanted[i])
+            tp->ops[n++] = tp->ops[i];
+    tp->count = n;
+}
+
+/* ------------------------------------------------------------ running it */
+
+static cudaStream_t streams[MAX_THREADS][MAX_STREAMS];
+static cudaEvent_t events[MAX_THREADS][MAX_EVENTS], join_events[MAX_THREADS][MAX_STREAMS];
+static cudaEvent_t produced[MAX_CHANNELS], taken[MAX_CHANNELS];
+static float *buffers[MAX_THREADS][MAX_BUFFERS];
+static int no_handoff_wait;
+
+/* The host handshake of the channels: the last iteration published ("ready") and taken ("done"). */
+static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t handshake_changed = PTHREAD_COND_INITIALIZER;
+static int ready[MAX_CHANNELS], done[MAX_CHANNELS];
+
+/* A host function's state: one per stream, touched only by that stream's host functions. */
+struct host_calls {
+    uint64_t sum;
+    unsigned calls;
+    const float *landing; /* the stream's pinned landing area, which it also folds in */
+};
+
+/* What a thread keeps while it runs: main prints it after joining. */
+struct worker {
+    int t;
+    float *pageable_src, *pinned_fold;
+    float *landing[MAX_STREAMS]; /* pinned, written by D2H copies of that stream only */
+    struct host_calls host_calls[MAX_STREAMS];
+    uint64_t hash; /* every buffer after every synchronised iteration */
+    unsigned long errors;
+    char first_error[128];
+};
+static struct worker workers[MAX_THREADS];
+
+/* Publishes a new value of *counter. */
+static void publish(int *counter, int value)
+{
+    pthread_mutex_lock(&handshake_lock);
+    *counter = value;
+    pthread_cond_broadcast(&handshake_changed);
+    pthread_mutex_unlock(&handshake_lock);
+}
+
+/* Waits until *counter reaches value. */
+static void await(const int *counter, int value)
+{
+    pthread_mutex_lock(&handshake_lock);
+    while (*counter < value)
+        pthread_cond_wait(&handshake_changed, &handshake_lock);
+    pthread_mutex_unlock(&handshake_lock);
+}
+
+/* A host function: folds its call count and its stream's landing area into its stream's sum. */
+static void CUDART_CB host_function(void *arg)
+{
+    struct host_calls *h = arg;
+    h->sum = (h->sum ^ (h->calls * 0x9e37u + 1)) * 1099511628211ull;
+    h->sum ^= fnv1a(h->landing, (size_t)P.n * sizeof(float));
+    h->calls++;
+}
+
+/* Whether iteration it hands channel c's buffer over. */
+static int handoff_iteration(int c, int it)
+{
+    return it >= 0 && it % P.ch[c].every == P.ch[c].phase;
+}
+
+/* Counts a failed call; keeps the first one's description (queries may answer cudaErrorNotReady). */
+static void check(struct worker *w, cudaError_t e, int it, int op, const char *what)
+{
+    if (e == cudaSuccess || e == cudaErrorNotReady)
+        return;
+    if (w->errors++ == 0)
+        snprintf(w->first_error, sizeof w->first_error, "iteration %d op %d %s: %s", it, op, what,
+                 cudaGetErrorName(e));
+}
+
+/* Launches one kernel operation; its arguments may change with the iteration. */
+static cudaError_t run_kernel(int t, const struct op *o, int it, cudaStream_t s)
+{
+    float *b0 = o->b[0] >= 0 ? buffers[t][o->b[0]] : NULL, *b1 = o->b[1] >= 0 ? buffers[t][o->b[1]] : NULL;
+    float *b2 = o->b[2] >= 0 ? buffers[t][o->b[2]] : NULL;
+    /* A varying scalar alternates its sign or walks a short cycle: values must stay finite for 60 iterations. */
+    float f = !o->vary ? o->f : o->k == K_FILL ? o->f + (float)(it % 4) * 0.5f : it % 2 ? -o->f : o->f;
+    int n = P.n, step = o->vary ? o->ival + it : o->ival;
+    unsigned grid = (unsigned)((P.n + o->block - 1) / o->block), block = (unsigned)o->block;
+    switch (o->k) {
+    case K_FILL: return launch1d((const void *)k_fill, grid, block, (void *[]){&b0, &f, &n}, s);
+    case K_AXPY: return launch1d((const void *)k_axpy, grid, block, (void *[]){&f, &b0, &b1, &n}, s);
+    case K_SCALE: return launch1d((const void *)k_scale, grid, block, (void *[]){&b0, &f, &n}, s);
+    case K_ADD_STEP: return launch1d((const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, s);
+    case K_COMBINE: return launch1d((const void *)k_combine, grid, block, (void *[]){&b0, &b1, &b2, &n}, s);
+    case K_REDUCE: return launch1d((const void *)k_reduce_sum, 1, REDUCE_THREADS, (void *[]){&b0, &b1, &n}, s);
+    case K_EMPTY: return launch1d((const void *)k_empty, 1, 32, NULL, s);
+    default: return launch1d((const void *)k_apply_coef, grid, block, (void *[]){&b0, &n}, s);
+    }
+}
+
+/* Consumer: waits on the host for channel c's iteration it, then makes the GPU wait for the producer. */
+static void handoff_wait(struct worker *w, int c, int it, int index, cudaStream_t s)
+{
+    await(&ready[c], it);
+    if (no_handoff_wait)
+        return;
+    switch (P.ch[c].handoff) {
+    case HANDOFF_STREAM_WAIT:
+        check(w, cudaStreamWaitEvent(s, produced[c], 0), it, index, "cudaStreamWaitEvent produced");
+        break;
+    case HANDOFF_EVENT_SYNC: check(w, cudaEventSynchronize(produced[c]), it, index, "cudaEventSynchronize"); break;
+    case HANDOFF_DEVICE_SYNC: check(w, cudaDeviceSynchronize(), it, index, "cudaDeviceSynchronize"); break;
+    case HANDOFF_STREAM_SYNC: {
+        cudaStream_t producers = streams[P.ch[c].producer][P.ch[c].publish_stream];
+        check(w, cudaStreamSynchronize(producers), it, index, "cudaStreamSynchronize producer's");
+        break;
+    }
+    case HANDOFF_EVENT_POLL: {
+        cudaError_t e;
+        while ((e = cudaEventQuery(produced[c])) == cudaErrorNotReady)
+            sched_yield();
+        check(w, e, it, index, "cudaEventQuery produced");
+        break;
+    }
+    default:
+        check(w, launch1d((const void *)k_empty, 1, 32, NULL, cudaStreamLegacy), it, index, "legacy launch");
+        break;
+    }
+}
+
+/* Consumer: reads channel c's shared buffer into its buffer o->b[0]. */
+static cudaError_t take(int t, int c, const struct op *o, cudaStream_t s)
+{
+    float *shared = buffers[P.ch[c].producer][P.ch[c].buffer], *dst = buffers[t][o->b[0]];
+    float f = o->f;
+    int n = P.n;
+    unsigned grid = (unsigned)((P.n + 255) / 256);
+    switch (o->ival) {
+    case 0:
+        return cudaMemcpyAsync(dst + o->off, shared + o->off2, (size_t)o->len * sizeof(float),
+                               cudaMemcpyDeviceToDevice, s);
+    case 1: return launch1d((const void *)k_axpy, grid, 256, (void *[]){&f, &shared, &dst, &n}, s);
+    default: return launch1d((const void *)k_reduce_sum, 1, REDUCE_THREADS, (void *[]){&shared, &dst, &n}, s);
+    }
+}
+
+/* Runs operation index of thread t's body in iteration it. */
+static void run_op(struct worker *w, const struct op *o, int it, int index)
+{
+    static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
+    int t = w->t;
+    cudaStream_t s = streams[t][o->s];
+    size_t fsz = sizeof(float);
+    switch (o->kind) {
+    case OP_KERNEL: check(w, run_kernel(t, o, it, s), it, index, kernel_names[o->k]); break;
+    case OP_D2D: {
+        int doff = o->vary ? (o->off + it * 7) % (P.n - o->len + 1) : o->off;
+        check(w, cudaMemcpyAsync(buffers[t][o->b[0]] + doff, buffers[t][o->b[1]] + o->off2, o->len * fsz,
+                                 cudaMemcpyDeviceToDevice, s),
+              it, index, "cudaMemcpyAsync D2D");
+        break;
+    }
+    case OP_MEMSET: {
+        int v = set_values[(o->ival + (o->vary ? it : 0)) % 6];
+        check(w, cudaMemsetAsync(buffers[t][o->b[0]] + o->off, v, o->len * fsz, s), it, index, "cudaMemsetAsync");
+        break;
+    }
+    case OP_H2D_PAGEABLE:
+        check(w, cudaMemcpyAsync(buffers[t][o->b[0]] + o->off, w->pageable_src + o->off2, o->len * fsz,
+                                 cudaMemcpyHostToDevice, s),
+              it, index, "cudaMemcpyAsync H2D pageable");
+        for (int i = 0; i < o->len; i++) /* CUDA took the bytes: the program may change them at once */
+            w->pageable_src[o->off2 + i] += 0.5f;
+        break;
+    case OP_D2H_PINNED:
+        check(w, cudaMemcpyAsync(w->landing[o->s] + o->off, buffers[t][o->b[0]] + o->off2, o->len * fsz,
+                                 cudaMemcpyDeviceToHost, s),
+              it, index, "cudaMemcpyAsync D2H pinned");
+        break;
+    case OP_HOST_FUNC:
+        check(w, cudaLaunchHostFunc(s, host_function, &w->host_calls[o->s]), it, index, "cudaLaunchHostFunc");
+        break;
+    case OP_RECORD: check(w, cudaEventRecord(events[t][o->ev], s), it, index, "cudaEventRecord"); break;
+    case OP_WAIT: check(w, cudaStreamWaitEvent(s, events[t][o->ev], 0), it, index, "cudaStreamWaitEvent"); break;
+    case OP_QUERY_STREAM: check(w, cudaStreamQuery(s), it, index, "cudaStreamQuery"); break;
+    case OP_SYNC_STREAM: check(w, cudaStreamSynchronize(s), it, index, "cudaStreamSynchronize"); break;
+    case OP_SYNC_EVENT: check(w, cudaEventSynchronize(events[t][o->ev]), it, index, "cudaEventSynchronize"); break;
+    case OP_PUBLISH:
+        check(w, cudaEventRecord(produced[o->channel], s), it, index, "cudaEventRecord produced");
+        if (handoff_iteration(o->channel, it))
+            publish(&ready[o->channel], it);
+        break;
+    case OP_HANDOFF_WAIT: handoff_wait(w, o->channel, it, index, s); break;
+    case OP_TAKE: check(w, take(t, o->channel, o, s), it, index, "take"); break;
+    case OP_TAKEN:
+        check(w, cudaEventRecord(taken[o->channel], s), it, index, "cudaEventRecord taken");
+        publish(&done[o->channel], it);
+        break;
+    }
+}
+
+/* Producer: before iteration it writes channel c's buffer again, waits until the last handoff was taken. */
+static void await_taken(struct worker *w, int c, int it)
+{
+    if (!handoff_iteration(c, it - 1))
+        return;
+    await(&done[c], it - 1);
+    if (no_handoff_wait)
+        return;
+    switch (P.ch[c].done) {
+    case DONE_STREAM_WAIT:
+        check(w, cudaStreamWaitEvent(streams[w->t][P.t[w->t].home[P.ch[c].buffer]], taken[c], 0), it, -1,
+              "cudaStreamWaitEvent taken");
+        break;
+    case DONE_EVENT_SYNC: check(w, cudaEventSynchronize(taken[c]), it, -1, "cudaEventSynchronize taken"); break;
+    case DONE_STREAM_SYNC: {
+        cudaStream_t consumers = streams[P.ch[c].consumer][P.ch[c].read_stream];
+        check(w, cudaStreamSynchronize(consumers), it, -1, "cudaStreamSynchronize consumer's");
+        break;
+    }
+    default:
+        check(w, launch1d((const void *)k_empty, 1, 32, NULL, cudaStreamLegacy), it, -1, "legacy launch taken");
+        break;
+    }
+}
+
+/* Ends iteration it with the thread's kind of synchronisation; true if all its work is done. */
+static int end_iteration(struct worker *w, int it, int last)
+{
+    const struct thread_program *tp = &P.t[w->t];
+    cudaStream_t *own = streams[w->t];
+    switch (tp->sync) {
+    case SYNC_EVERY_FEW:
+        if (!last && it % tp->sync_every != tp->sync_every - 1)
+            return 0;
+        /* fall through */
+    case SYNC_STREAMS:
+        for (int s = tp->nstreams; s-- > 0;)
+            check(w, cudaStreamSynchronize(own[s]), it, -1, "cudaStreamSynchronize");
+        return 1;
+    case SYNC_DEVICE: check(w, cudaDeviceSynchronize(), it, -1, "cudaDeviceSynchronize"); return 1;
+    default:
+        for (int s = 1; s < tp->nstreams; s++) {
+            check(w, cudaEventRecord(join_events[w->t][s], own[s]), it, -1, "cudaEventRecord join");
+            check(w, cudaStreamWaitEvent(own[0], join_events[w->t][s], 0), it, -1, "cudaStreamWaitEvent join");
+        }
+        check(w, cudaStreamSynchronize(own[0]), it, -1, "cudaStreamSynchronize join");
+        return 1;
+    }
+}
+
+/* Folds every buffer of the thread into its hash (its work is done; consumers only read shared ones). */
+static void fold(struct worker *w, int it)
+{
+    const struct thread_program *tp = &P.t[w->t];
+    size_t bytes = (size_t)P.n * sizeof(float);
+    /* First what its streams delivered to the host, before any new call: only its own syncs order them. */
+    for (int s = 0; s < tp->nstreams; s++) {
+        w->hash = (w->hash ^ fnv1a(w->landing[s], bytes)) * 1099511628211ull;
+        w->hash = (w->hash ^ w->host_calls[s].sum ^ w->host_calls[s].calls) * 1099511628211ull;
+    }
+    for (int b = 0; b < tp->nbuffers; b++) {
+        float *dst = w->pinned_fold + (size_t)b * P.n;
+        if (tp->fold_stream < 0)
+            check(w, cudaMemcpy(dst, buffers[w->t][b], bytes, cudaMemcpyDeviceToHost), it, -1, "cudaMemcpy fold");
+        else
+            check(w, cudaMemcpyAsync(dst, buffers[w->t][b], bytes, cudaMemcpyDeviceToHost,
+                                     streams[w->t][tp->fold_stream]),
+                  it, -1, "cudaMemcpyAsync fold");
+    }
+    if (tp->fold_stream >= 0)
+        check(w, cudaStreamSynchronize(streams[w->t][tp->fold_stream]), it, -1, "cudaStreamSynchronize fold");
+    for (int b = 0; b < tp->nbuffers; b++)
+        w->hash = (w->hash ^ fnv1a(w->pinned_fold + (size_t)b * P.n, bytes)) * 1099511628211ull;
+}
+
+/* One host thread: its body P.iters times, with the handshakes of its channels. */
+static void *run_thread(void *arg)
+{
+    struct worker *w = arg;
+    const struct thread_program *tp = &P.t[w->t];
+    for (int it = 0; it < P.iters; it++) {
+        fill_host(w->pageable_src, P.n, (unsigned)(it * 8 + w->t));
+        for (int c = 0; c < P.nchannels; c++)
+            if (P.ch[c].producer == w->t)
+                await_taken(w, c, it);
+        for (int i = 0; i < tp->count; i++) {
+            const struct op *o = &tp->ops[i];
+            /* A publish runs every iteration (it publishes only in handoff ones); a take's operations do not. */
+            if (o->channel >= 0 && o->kind != OP_PUBLISH && !handoff_iteration(o->channel, it))
+                continue;
+            run_op(w, o, it, i);
+        }
+        if (end_iteration(w, it, it == P.iters - 1))
+            fold(w, it);
+    }
+    return NULL;
+}
+
+/* Creates the streams, events and buffers (main thread; per-thread streams are named by their threads). */
+static void create_resources(struct worker *w0)
+{
+    size_t bytes = (size_t)P.n * sizeof(float);
+    static const float coef[4] = {0.5f, 0.75f, 1.25f, -0.5f};
+    check(w0, cudaMemcpyToSymbol(k_coef_symbol(), coef, sizeof coef, 0, cudaMemcpyHostToDevice), -1, -1,
+          "cudaMemcpyToSymbol");
+    for (int c = 0; c < P.nchannels; c++) {
+        check(w0, cudaEventCreateWithFlags(&produced[c], cudaEventDisableTiming), -1, c, "cudaEventCreate");
+        check(w0, cudaEventCreateWithFlags(&taken[c], cudaEventDisableTiming), -1, c, "cudaEventCreate");
+        ready[c] = done[c] = -1;
+    }
+    float *initial = malloc(bytes);
+    for (int t = 0; t < P.nthreads; t++) {
+        const struct thread_program *tp = &P.t[t];
+        struct worker *w = &workers[t];
+        w->t = t;
+        for (int s = 0; s < tp->nstreams; s++) {
+            if (tp->kind[s] == STREAM_LEGACY)
+                streams[t][s] = cudaStreamLegacy;
+            else if (tp->kind[s] == STREAM_PER_THREAD)
+                streams[t][s] = cudaStreamPerThread; /* each thread's own, whoever names it */
+            else
+                check(w0, cudaStreamCreateWithFlags(&streams[t][s], tp->kind[s] == STREAM_NON_BLOCKING
+                                                                          ? cudaStreamNonBlocking
+                                                                          : cudaStreamDefault),
+                      -1, s, "cudaStreamCreateWithFlags");
+            check(w0, cudaEventCreateWithFlags(&join_events[t][s], cudaEventDisableTiming), -1, s, "cudaEventCreate");
+            check(w0, cudaMallocHost((void **)&w->landing[s], bytes), -1, s, "cudaMallocHost");
+            memset(w->landing[s], 0, bytes);
+            w->host_calls[s] = (struct host_calls){0, 0, w->landing[s]};
+        }
+        for (int e = 0; e < tp->nevents; e++)
+            check(w0, cudaEventCreateWithFlags(&events[t][e], e % 2 ? cudaEventDisableTiming : cudaEventDefault), -1,
+                  e, "cudaEventCreate");
+        for (int b = 0; b < tp->nbuffers; b++) {
+            check(w0, cudaMalloc((void **)&buffers[t][b], bytes), -1, b, "cudaMalloc");
+            fill_host(initial, P.n, 1000u + (unsigned)(t * MAX_BUFFERS + b));
+            check(w0, cudaMemcpy(buffers[t][b], initial, bytes, cudaMemcpyHostToDevice), -1, b, "cudaMemcpy");
+        }
+        w->pageable_src = malloc(bytes);
+        check(w0, cudaMallocHost((void **)&w->pinned_fold, bytes * MAX_BUFFERS), -1, t, "cudaMallocHost");
+    }
+    free(initial);
+}
+
+/* Prints every buffer's hash, then every thread's hash and errors, in a fixed order. */
+static void print_results(void)
+{
+    size_t bytes = (size_t)P.n * sizeof(float);
+    float *host = malloc(bytes);
+    char label[64];
+    for (int t = 0; t < P.nthreads; t++)
+        for (int b = 0; b < P.t[t].nbuffers; b++) {
+            cudaError_t e = cudaMemcpy(host, buffers[t][b], bytes, cudaMemcpyDeviceToHost);
+            snprintf(label, sizeof label, "thread %d buffer %d%s", t, b, e ? " (copy failed)" : "");
+            report_hash(label, host, bytes);
+        }
+    for (int t = 0; t < P.nthreads; t++) {
+        const struct worker *w = &workers[t];
+        printf("thread %d: hash %016llx, errors %lu%s%s\n", t, (unsigned long long)w->hash, w->errors,
+               w->errors ? ", first: " : "", w->first_error);
+    }
+    free(host);
+}
+
+int main(int argc, char **argv)
+{
+    int dump_only = 0, iters = 0, nkeep = 0;
+    const char *keep[MAX_THREADS * 4];
+    const char *seed_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--dump"))
+            dump_only = 1;
+        else if (!strcmp(argv[i], "--no-handoff-wait"))
+            no_handoff_wait = 1;
+        else if (!strncmp(argv[i], "--iters=", 8))
+            iters = atoi(argv[i] + 8);
+        else if (!strncmp(argv[i], "--keep=", 7) && nkeep < (int)(sizeof keep / sizeof *keep))
+            keep[nkeep++] = argv[i] + 7;
+        else
+            seed_arg = argv[i];
+    }
+    if (seed_arg == NULL) {
+        fprintf(stderr, "usage: %s [--dump] [--no-handoff-wait] [--iters=N] [--keep=T:I,...] SEED\n", argv[0]);
+        return 2;
+    }
+    uint64_t seed = strtoull(seed_arg, NULL, 10);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    generate(seed);
+    if (iters > 0)
+        P.iters = iters;
+    for (int i = 0; i < nkeep; i++)
+        keep_only(keep[i]);
+    if (dump_only) {
+        if (nkeep || iters)
+            printf("(after --keep/--iters)\n");
+        dump();
+        return 0;
+    }
+    require_device();
+    printf("seed %llu: %d threads, %d channels, %d iterations\n", (unsigned long long)seed, P.nthreads,
+           P.nchannels, P.iters);
+    struct worker setup = {0};
+    create_resources(&setup);
+    check(&setup, cudaDeviceSynchronize(), -1, -1, "cudaDeviceSynchronize");
+    pthread_t threads[MAX_THREADS];
+    for (int t = 0; t < P.nthreads; t++)
+        pthread_create(&threads[t], NULL, run_thread, &workers[t]);
+    for (int t = 0; t < P.nthreads; t++)
+        pthread_join(threads[t], NULL);
+    check(&setup, cudaDeviceSynchronize(), P.iters, -1, "cudaDeviceSynchronize");
+    print_results();
+    printf("setup: errors %lu%s%s\n", setup.errors, setup.errors ? ", first: " : "", setup.first_error);
+    return 0;
+}
