@@ -62,6 +62,10 @@ struct tracker {
     struct region_table table;
     struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
     bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
+    /* Another thread submitted held-back per-thread-stream work on the legacy stream, up to moved_work:
+       this thread's stream must wait for it before its next call (rejoin_moved_work). */
+    atomic_bool moved_pending;      /* set under the lock; read without it by foreign calls */
+    cudaEvent_t moved_work;
     struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
     unsigned thread_number;
     struct tracker *next;
@@ -212,10 +216,56 @@ static bool interacts(const struct tracker *t, const struct call *c)
     return false;
 }
 
+/* Whether any held-back call of t is on its per-thread default stream. */
+static bool holds_per_thread_work(const struct tracker *t)
+{
+    for (unsigned i = 0; i < t->records.count; i++)
+        if (t->records.calls[i].call.stream == cudaStreamPerThread)
+            return true;
+    return false;
+}
+
+/*
+ * After another thread submitted t's per-thread-stream work on the legacy
+ * stream: marks the legacy stream's position, for t's stream to wait for
+ * at t's next call.  Later work on t's stream waits for the legacy stream
+ * anyway, but a sync or query of that stream with nothing new on it would
+ * not (found by tests/fuzz/threads_differential.sh).
+ */
+static void note_moved_work(struct tracker *t)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    cudaError_t err = t->moved_work ? cudaSuccess
+                                    : REAL_CALL(cudaEventCreateWithFlags, &t->moved_work, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = REAL_CALL(cudaEventRecord, t->moved_work, cudaStreamLegacy);
+    errors_restore(&saved);
+    if (err == cudaSuccess)
+        atomic_store_explicit(&t->moved_pending, true, memory_order_relaxed);
+    else
+        log_warn("thread %u's held-back work was submitted from another thread on the legacy stream, and its own "
+                 "stream could not be made to wait for it (%s): a sync of that stream alone may return early",
+                 t->thread_number, cudaGetErrorName(err));
+}
+
+/* At this thread's next call after another thread moved its per-thread work: its stream waits for that work. */
+static void rejoin_moved_work(struct tracker *t)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    (void)REAL_CALL(cudaStreamWaitEvent, cudaStreamPerThread, t->moved_work, 0);
+    errors_restore(&saved);
+    atomic_store_explicit(&t->moved_pending, false, memory_order_relaxed);
+}
+
 /* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */
 static void submit_held_back(struct tracker *t)
 {
-    record_forward_all(&t->records, t == self ? cudaStreamPerThread : cudaStreamLegacy);
+    bool owner = t == self;
+    record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy);
+    if (!owner && holds_per_thread_work(t))
+        note_moved_work(t);
     set_pending(t, false);
 }
 
@@ -879,6 +929,8 @@ bool engine_call(const struct call *c, cudaError_t *result)
         submit_other_threads(t, c, FALLBACK_THREAD, hook_table[c->api].name);
     bool taken = false;
     tracker_lock(t);
+    if (__builtin_expect(atomic_load_explicit(&t->moved_pending, memory_order_relaxed), 0))
+        rejoin_moved_work(t);
     if (__builtin_expect(t->trial.ended != NULL, 0))
         trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
     switch (c->kind) {
@@ -957,6 +1009,12 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         return; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
     struct tracker *me = self;
+    if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
+        tracker_lock(me);
+        if (atomic_load_explicit(&me->moved_pending, memory_order_relaxed))
+            rejoin_moved_work(me);
+        tracker_unlock(me);
+    }
     if (me && capturable && captures == 0 && capture_stream_eligible(stream) && inside_region(me, stream, name)) {
         in_engine = false;
         return;
@@ -1010,6 +1068,8 @@ void engine_shutdown(void)
                 r->graph = NULL;
             }
         capture_session_fini(&t->capture);
+        if (t->moved_work)
+            REAL_CALL(cudaEventDestroy, t->moved_work);
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
