@@ -79,6 +79,7 @@ static struct tracker *trackers;
 static atomic_int pending_trackers;  /* trackers holding calls back */
 static atomic_int program_captures;  /* the program's own captures in progress */
 static atomic_int shim_captures;     /* the shim's robust-path captures in progress */
+static atomic_int threads_seen;      /* host threads that have made CUDA calls (trackers made) */
 static atomic_bool shut_down;
 static __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 /* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never foreign. */
@@ -114,6 +115,8 @@ void engine_configure(void)
     exclusions_configure();
 }
 
+static void end_captures_for_second_thread(struct tracker *me);
+
 /* This thread's tracker, created on its first call; NULL if memory ran out. */
 static struct tracker *tracker_self(void)
 {
@@ -127,8 +130,11 @@ static struct tracker *tracker_self(void)
     pthread_mutex_lock(&trackers_lock);
     t->next = trackers;
     trackers = t;
+    int threads = atomic_fetch_add(&threads_seen, 1) + 1;
     pthread_mutex_unlock(&trackers_lock);
     self = t;
+    if (threads == 2)
+        end_captures_for_second_thread(t);
     return t;
 }
 
@@ -340,6 +346,36 @@ static void submit_other_threads(struct tracker *me, const struct call *c, enum 
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
+}
+
+/*
+ * The robust path keeps one host thread at most: another thread's call that
+ * touches a captured stream or event (a sync, a query, the legacy stream
+ * while a blocking stream captures) must find no capture, and between
+ * ending a capture for it and forwarding it the owner could begin the next
+ * one (the multi-threaded differential test caught programs getting
+ * cudaErrorStreamCaptureUnsupported so).  So once a second thread makes a
+ * CUDA call, no capture begins again (start_recapture), and the ones in
+ * progress end here, before that call goes on.
+ */
+static void end_captures_for_second_thread(struct tracker *me)
+{
+    pthread_mutex_lock(&trackers_lock);
+    bool ended = false;
+    for (struct tracker *t = trackers; t; t = t->next) {
+        if (t == me)
+            continue;
+        tracker_lock(t);
+        if (t->capture.active && t->mode == FOLLOW_RECAPTURE) {
+            fall_back(t, FALLBACK_THREAD, "a second host thread");
+            ended = true;
+        }
+        tracker_unlock(t);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+    if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST || ended || atomic_load(&shim_captures) > 0)
+        log_info("a second host thread makes CUDA calls: the robust path is off from now on (its captures cannot be "
+                 "kept out of other threads' way); regions that need it pass through");
 }
 
 /* Where the memory behind a host-side pointer lives. */
@@ -686,6 +722,10 @@ static const char *robust_path_reason(const struct region *r, char *why, size_t 
 static bool start_recapture(struct tracker *t, cudaStream_t stream)
 {
     struct region *r = t->region;
+    if (atomic_load(&threads_seen) > 1) {
+        regions_failed(&t->table, r, FALLBACK_THREAD); /* see end_captures_for_second_thread */
+        return false;
+    }
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
         log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
@@ -1008,7 +1048,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
-    struct tracker *me = self;
+    struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
         tracker_lock(me);
         if (atomic_load_explicit(&me->moved_pending, memory_order_relaxed))

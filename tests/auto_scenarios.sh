@@ -71,7 +71,7 @@ query_sync|fell back after
 symbol_update|replayed on the robust path
 sync_free|region 1: replayed on the robust path
 two_shapes|region 3: replayed on the robust path
-two_threads|replayed on the robust path
+two_threads|a second host thread makes CUDA calls: the robust path is off from now on
 malloc_in_loop|replayed on the robust path
 '
 echo "$robust_expectations" | while IFS='|' read -r name line; do

@@ -7,7 +7,10 @@
 #   off2   the same                                         (STANDIN_SEED=b)
 #   auto   REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1     (STANDIN_SEED=a)
 #   auto2  REPRISE_MODE=auto with the default options       (STANDIN_SEED=b)
-# and all four must print the same and exit 0.  a = seed%7+1, b = the next
+#   robust REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=1  (STANDIN_SEED=a)
+# and all five must print the same and exit 0 (robust: the robust path
+# stops once a second thread calls CUDA; before it stopped, a thread's sync
+# could meet another's capture and fail).  a = seed%7+1, b = the next
 # one: off against off2 checks that the program does not depend on the
 # scheduler (a generator bug), off against auto isolates the engine.
 #
@@ -49,18 +52,23 @@ if [ "$1" = "--worker" ]; then
         env STANDIN_SEED=$b LD_PRELOAD="$shim" REPRISE_MODE=auto REPRISE_TRACE="$o.trace2" \
             $limit "$prog" "$seed" > "$o.auto2" 2> "$o.auto2.err"
         rc_auto2=$?
+        env STANDIN_SEED=$a LD_PRELOAD="$shim" REPRISE_MODE=auto REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=1 \
+            $limit "$prog" "$seed" > "$o.robust" 2> "$o.robust.err"
+        rc_robust=$?
         bad=
-        [ $rc_off -eq 0 ] && [ $rc_off2 -eq 0 ] && [ $rc_auto -eq 0 ] && [ $rc_auto2 -eq 0 ] ||
-            bad="exit status: off $rc_off, off2 $rc_off2, auto $rc_auto, auto2 $rc_auto2"
+        [ $rc_off -eq 0 ] && [ $rc_off2 -eq 0 ] && [ $rc_auto -eq 0 ] && [ $rc_auto2 -eq 0 ] && [ $rc_robust -eq 0 ] ||
+            bad="exit status: off $rc_off, off2 $rc_off2, auto $rc_auto, auto2 $rc_auto2, robust $rc_robust"
         cmp -s "$o.off" "$o.off2" || bad="$bad${bad:+; }off differs between STANDIN_SEED=$a and $b (a generator bug)"
         cmp -s "$o.off" "$o.auto" || bad="$bad${bad:+; }auto (REPRISE_MIN_REGION_CALLS=1) differs from off"
         cmp -s "$o.off2" "$o.auto2" || bad="$bad${bad:+; }auto (defaults) differs from off"
+        cmp -s "$o.off" "$o.robust" || bad="$bad${bad:+; }auto (REPRISE_REPLAY=robust) differs from off"
         if [ -n "$bad" ]; then
             {
                 echo "seed $seed: $bad"
                 diff "$o.off" "$o.off2" | head -10 | sed 's/^/  off2 | /'
                 diff "$o.off" "$o.auto" | head -20 | sed 's/^/  auto | /'
                 diff "$o.off2" "$o.auto2" | head -20 | sed 's/^/  auto2 | /'
+                diff "$o.off" "$o.robust" | head -20 | sed 's/^/  robust | /'
                 cat "$o.off.err" "$o.auto.err" "$o.auto2.err" | grep -v ' info: ' | head -5 | sed 's/^/  stderr | /'
                 echo "  reproduce: cd $top_builddir && STANDIN_SEED=$a LD_PRELOAD=.libs/libreprise.so REPRISE_MODE=off" \
                     "tests/fuzz/random_threads $seed > off; STANDIN_SEED=$a LD_PRELOAD=.libs/libreprise.so" \
@@ -80,7 +88,7 @@ if [ "$1" = "--worker" ]; then
             done
             echo
         } | { read -r r1 o1 r2 o2; echo "$seed $r1 $o1 $r2 $o2"; } >> "$dir/stats.$$"
-        rm -f "$o.off2" "$o.auto" "$o.auto2" "$o.trace" "$o.trace2" "$o".*err
+        rm -f "$o.off2" "$o.auto" "$o.auto2" "$o.robust" "$o.trace" "$o.trace2" "$o".*err
     done
     exit 0
 fi
