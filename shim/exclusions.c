@@ -10,7 +10,7 @@
 #include "patterns.h"
 #include "runtime.h"
 #include "shim.h"
-#include "stream_filter.h"
+#include "stream_facts.h"
 
 static struct stream_filter excluded_streams;
 
@@ -20,27 +20,6 @@ void exclusions_configure(void)
     char bad[64];
     if (!stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad))
         stream_filter_parse("", &excluded_streams, bad, sizeof bad); /* the options said so already */
-}
-
-/* What the runtime says about a stream, for the filter. */
-static struct stream_facts facts_of(cudaStream_t stream)
-{
-    struct stream_facts f = {.kind = STREAM_KIND_BLOCKING};
-    struct saved_error saved;
-    errors_save(&saved);
-    unsigned flags = 0;
-    if (stream == cudaStreamLegacy)
-        f.kind = STREAM_KIND_LEGACY;
-    else if (stream == cudaStreamPerThread)
-        f.kind = STREAM_KIND_PER_THREAD;
-    else if (RT_CALL(cudaStreamGetFlags, stream, &flags) == cudaSuccess && (flags & cudaStreamNonBlocking))
-        f.kind = STREAM_KIND_NON_BLOCKING;
-    if (RT_CALL(cudaStreamGetPriority, stream, &f.priority) != cudaSuccess)
-        f.priority = 0;
-    if (RT_CALL(cudaStreamGetId, stream, &f.id) != cudaSuccess)
-        f.id = 0;
-    errors_restore(&saved);
-    return f;
 }
 
 /* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL. */
@@ -71,7 +50,7 @@ void describe_streams(const struct call_sig *sigs, unsigned count, char *buf, si
     for (unsigned i = 0; i < count && used < len; i++) {
         if (stream_seen_before(sigs, i))
             continue;
-        struct stream_facts f = facts_of((cudaStream_t)(uintptr_t)sigs[i].stream);
+        struct stream_facts f = stream_facts_of((cudaStream_t)(uintptr_t)sigs[i].stream);
         int w = f.priority < 0 ? snprintf(buf + used, len - used, "%sstream %llu (%s, high_priority %d)",
                                           used ? ", " : "", f.id, stream_kind_name(f.kind), f.priority)
                                : snprintf(buf + used, len - used, "%sstream %llu (%s)", used ? ", " : "", f.id,
@@ -95,7 +74,7 @@ bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, siz
         }
         if (!check_streams || stream_seen_before(sigs, i))
             continue;
-        struct stream_facts f = facts_of((cudaStream_t)(uintptr_t)sig->stream);
+        struct stream_facts f = stream_facts_of((cudaStream_t)(uintptr_t)sig->stream);
         if (stream_filter_matches(&excluded_streams, &f)) {
             snprintf(why, why_len, "it uses stream %llu (%s, priority %d), which REPRISE_EXCLUDE_STREAMS names", f.id,
                      stream_kind_name(f.kind), f.priority);

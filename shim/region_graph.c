@@ -10,6 +10,7 @@
 #include "log.h"
 #include "region_graph.h"
 #include "runtime.h"
+#include "stream_facts.h"
 
 #define GRAPH_STREAMS_MAX 16
 
@@ -59,24 +60,6 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
         return -1;
     g->streams[g->stream_count] = s;
     return (int)g->stream_count++;
-}
-
-/*
- * Whether work on stream s waits for, and is waited for by, the legacy
- * stream: the per-thread default stream and streams created without
- * cudaStreamNonBlocking do.  Unknown flags count as blocking: that only
- * adds order.
- */
-static bool blocks_with_legacy(cudaStream_t s)
-{
-    if (s == cudaStreamPerThread)
-        return true;
-    unsigned flags = 0;
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = RT_CALL(cudaStreamGetFlags, s, &flags);
-    errors_restore(&saved);
-    return err != cudaSuccess || !(flags & cudaStreamNonBlocking);
 }
 
 /* The memset parameters of a recorded set. */
@@ -214,8 +197,11 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
     for (unsigned i = 0; i < list->count; i++)
         if (stream_index(g, list->calls[i].call.stream) < 0)
             return false;
-    for (unsigned i = 0; i < g->stream_count; i++)
-        o->blocking[i] = g->streams[i] != cudaStreamLegacy && blocks_with_legacy(g->streams[i]);
+    for (unsigned i = 0; i < g->stream_count; i++) {
+        /* It waits for, and is waited for by, the legacy stream. */
+        enum stream_kind kind = stream_kind_of(g->streams[i]);
+        o->blocking[i] = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;
+    }
     return true;
 }
 
