@@ -331,21 +331,35 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
 }
 
 /*
- * A call must not overtake work another thread holds back that it could be
- * ordered against: submit that first (why and name go to the log).
+ * A call must not overtake work another thread holds back or captures that
+ * it could be ordered against: submits, first, the work of every other
+ * thread that must_submit says (interacts, for call c); why and name go to
+ * the log.  Returns how many threads' work it submitted.
  */
-static void submit_other_threads(struct tracker *me, const struct call *c, enum fallback_reason why, const char *name)
+static unsigned submit_other_threads(struct tracker *me, bool (*must_submit)(const struct tracker *, const struct call *),
+                                     const struct call *c, enum fallback_reason why, const char *name)
 {
+    unsigned submitted = 0;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         if (t == me || !t->pending)
             continue;
         tracker_lock(t);
-        if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) && interacts(t, c))
+        if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) && must_submit(t, c)) {
             fall_back(t, why, name);
+            submitted++;
+        }
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
+    return submitted;
+}
+
+/* Whether t is capturing on the robust path (the call does not matter). */
+static bool capturing(const struct tracker *t, const struct call *c)
+{
+    (void)c;
+    return t->mode == FOLLOW_RECAPTURE;
 }
 
 /*
@@ -360,19 +374,7 @@ static void submit_other_threads(struct tracker *me, const struct call *c, enum 
  */
 static void end_captures_for_second_thread(struct tracker *me)
 {
-    pthread_mutex_lock(&trackers_lock);
-    bool ended = false;
-    for (struct tracker *t = trackers; t; t = t->next) {
-        if (t == me)
-            continue;
-        tracker_lock(t);
-        if (t->capture.active && t->mode == FOLLOW_RECAPTURE) {
-            fall_back(t, FALLBACK_THREAD, "a second host thread");
-            ended = true;
-        }
-        tracker_unlock(t);
-    }
-    pthread_mutex_unlock(&trackers_lock);
+    unsigned ended = submit_other_threads(me, capturing, NULL, FALLBACK_THREAD, "a second host thread");
     if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST || ended || atomic_load(&shim_captures) > 0)
         log_info("a second host thread makes CUDA calls: the robust path is off from now on (its captures cannot be "
                  "kept out of other threads' way); regions that need it pass through");
@@ -966,7 +968,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         return answer_capture_query(c, result);
     in_engine = true;
     if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
-        submit_other_threads(t, c, FALLBACK_THREAD, hook_table[c->api].name);
+        submit_other_threads(t, interacts, c, FALLBACK_THREAD, hook_table[c->api].name);
     bool taken = false;
     tracker_lock(t);
     if (__builtin_expect(atomic_load_explicit(&t->moved_pending, memory_order_relaxed), 0))
@@ -1062,7 +1064,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
     static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
     if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0))
-        submit_other_threads(me, &foreign, FALLBACK_HIDDEN_WORK, name);
+        submit_other_threads(me, interacts, &foreign, FALLBACK_HIDDEN_WORK, name);
     if (captures > 0)
         atomic_fetch_add(&program_captures, 1);
     else if (captures < 0 && atomic_load(&program_captures) > 0)
