@@ -34,13 +34,19 @@ with_shim() {
     env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
-# Fuzz tests: prints the first failing seeds' reports ($WORK/SEED.fail) and fails; $1 is how many seeds ran.
-report_failed_seeds() {
+# Fuzz tests: runs "sh SCRIPT --worker $WORK SEED..." (SCRIPT LABEL FIRST SEEDS JOBS BATCH: BATCH seeds a
+# call, JOBS at a time), whose workers leave $WORK/SEED.fail for a failing seed and $WORK/stats.* lines; then
+# gathers the stats into $WORK/stats, sets failed and passed, prints the first failing seeds' reports and fails.
+run_seed_workers() {
+    echo "$2: seeds $3..$(($3 + $4 - 1)) ($4), $5 at a time"
+    seq "$3" $(($3 + $4 - 1)) | xargs -n "$6" -P "$5" sh "$1" --worker "$WORK"
+    cat "$WORK"/stats.* > "$WORK/stats"
     failed=$(ls "$WORK" | grep -c '\.fail$')
+    passed=$(($4 - failed))
     [ "$failed" -gt 0 ] || return 0
     ls "$WORK" | grep '\.fail$' | sort -n | head -10 | while read -r f; do cat "$WORK/$f" >&2; done
     [ "$failed" -gt 10 ] && echo "(and $((failed - 10)) more failing seeds)" >&2
-    fail "$failed of $1 seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
+    fail "$failed of $4 seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
         sed 's/\.fail$//' | tr '\n' ' ')"
 }
 

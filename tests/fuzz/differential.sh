@@ -112,14 +112,9 @@ jobs=${FUZZ_JOBS:-2}
 last=$((first + seeds - 1))
 start=$(date +%s)
 
-echo "random programs: seeds $first..$last ($seeds), $jobs at a time"
-seq "$first" "$last" | xargs -n 20 -P "$jobs" sh "$0" --worker "$WORK"
+run_seed_workers "$0" "random programs" "$first" "$seeds" "$jobs" 20
 
 # ---- results
-failed=$(ls "$WORK" | grep -c '\.fail$')
-passed=$((seeds - failed))
-report_failed_seeds "$seeds"
-cat "$WORK"/stats.* > "$WORK/stats"
 awk -v seeds="$seeds" '
     { built += $2; replays += $3; not_graphed += $4; periods += $5; evicted += $6
       if ($3 > 0) replayed++

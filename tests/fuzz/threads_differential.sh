@@ -103,17 +103,11 @@ command -v xargs > /dev/null && command -v awk > /dev/null || { echo "needs xarg
 seeds=${FUZZ_THREAD_SEEDS:-300}
 first=${FUZZ_THREAD_FIRST:-1}
 jobs=${FUZZ_JOBS:-2}
-last=$((first + seeds - 1))
 start=$(date +%s)
 
-echo "random multi-threaded programs: seeds $first..$last ($seeds), $jobs at a time"
-seq "$first" "$last" | xargs -n 10 -P "$jobs" sh "$0" --worker "$WORK"
+run_seed_workers "$0" "random multi-threaded programs" "$first" "$seeds" "$jobs" 10
 
 # ---- results
-failed=$(ls "$WORK" | grep -c '\.fail$')
-passed=$((seeds - failed))
-report_failed_seeds "$seeds"
-cat "$WORK"/stats.* > "$WORK/stats"
 awk '{ if ($2 > 0) r1++; if ($3 > 0) o1++; if ($4 > 0) r2++; if ($5 > 0) o2++; other += $3 + $5 }
      END { print r1 + 0, o1 + 0, r2 + 0, o2 + 0, other + 0 }' "$WORK/stats" > "$WORK/totals"
 read -r replayed other_seeds replayed2 other_seeds2 other < "$WORK/totals"
