@@ -86,6 +86,15 @@ static void trace_stream(cudaStream_t stream, const struct activity_counts *coun
     text_add(t, "}");
 }
 
+/* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */
+static void append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n)
+{
+    if (n == 0 || *used >= len)
+        return;
+    int w = snprintf(line + *used, len - *used, "%s%s %llu", *used ? ", " : "", name, n);
+    *used += w > 0 ? (size_t)w : 0;
+}
+
 /* Logs the summary (observe mode or REPRISE_STATS) and writes the exit event to the trace. */
 void summary_at_exit(void)
 {
@@ -109,26 +118,14 @@ void summary_at_exit(void)
         char line[900];
         size_t used = 0;
         line[0] = '\0';
-        for (int id = 0; id < HOOK_COUNT && used < sizeof line; id++) {
-            unsigned long long n = observe_hook_calls(id);
-            if (n) {
-                int w = snprintf(line + used, sizeof line - used, "%s%s %llu", used ? ", " : "",
-                                 hook_table[id].name, n);
-                used += w > 0 ? (size_t)w : 0;
-            }
-        }
+        for (int id = 0; id < HOOK_COUNT; id++)
+            append_count(line, sizeof line, &used, hook_table[id].name, observe_hook_calls(id));
         if (used)
             log_always(LOG_INFO, "calls: %s", line);
         used = 0;
         line[0] = '\0';
-        for (int id = 0; id < DRIVER_COUNT && used < sizeof line; id++) {
-            unsigned long long n = foreign_calls(id);
-            if (n) {
-                int w = snprintf(line + used, sizeof line - used, "%s%s %llu", used ? ", " : "",
-                                 driver_table[id].name, n);
-                used += w > 0 ? (size_t)w : 0;
-            }
-        }
+        for (int id = 0; id < DRIVER_COUNT; id++)
+            append_count(line, sizeof line, &used, driver_table[id].name, foreign_calls(id));
         if (used)
             log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
         for (unsigned i = 0; i < verdict.count; i++)
