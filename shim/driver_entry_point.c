@@ -2,12 +2,12 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <dlfcn.h>
 #include <stdatomic.h>
 
 #include <cuda_runtime_api.h>
 
 #include "driver.h"
+#include "real.h"
 #include "shim.h"
 
 /* The plain names, to define them and their _ptsz twins side by side. */
@@ -31,22 +31,13 @@ static const char *const entry_names[ENTRY_COUNT] = {
     "cudaGetDriverEntryPointByVersion_ptsz"};
 static void *_Atomic entry_reals[ENTRY_COUNT];
 
-/* The runtime's function, found as shim/real.c finds the hooked ones; NULL if it has none. */
+/* The runtime's function, found as the hooked ones are (real_lookup); NULL if it has none. */
 static void *entry_real(int which)
 {
     void *fn = atomic_load_explicit(&entry_reals[which], memory_order_acquire);
     if (fn)
         return fn;
-    fn = dlsym(RTLD_NEXT, entry_names[which]);
-    static const char *const sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so"};
-    for (unsigned i = 0; fn == NULL && i < sizeof sonames / sizeof *sonames; i++) {
-        void *handle = dlopen(sonames[i], RTLD_LAZY | RTLD_NOLOAD);
-        if (handle) {
-            fn = dlsym(handle, entry_names[which]);
-            dlclose(handle);
-        }
-    }
-    (void)dlerror();
+    fn = real_lookup(entry_names[which]);
     if (fn)
         atomic_store_explicit(&entry_reals[which], fn, memory_order_release);
     return fn;

@@ -13,10 +13,9 @@ static atomic_bool missing_reported[HOOK_COUNT];
 /* Runtimes to look in when RTLD_NEXT finds nothing, newest first. */
 static const char *const runtime_sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so"};
 
-/* Looks up the real function (NULL if the runtime does not have it). */
-void *real_resolve(enum hook_id id)
+/* Looks up a function of the program's CUDA runtime by name (NULL if it has none). */
+void *real_lookup(const char *name)
 {
-    const char *name = hook_table[id].name;
     void *fn = dlsym(RTLD_NEXT, name);
     /* A runtime that a library loaded with RTLD_LOCAL (Python extension
        modules are) is not in the global scope RTLD_NEXT searches; its calls
@@ -30,6 +29,13 @@ void *real_resolve(enum hook_id id)
         }
     }
     (void)dlerror(); /* leave no stale error for the program's own dlerror() */
+    return fn;
+}
+
+/* Looks up the real function (NULL if the runtime does not have it). */
+void *real_resolve(enum hook_id id)
+{
+    void *fn = real_lookup(hook_table[id].name);
     if (fn)
         atomic_store_explicit(&real_functions[id], fn, memory_order_release);
     return fn;
