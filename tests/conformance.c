@@ -607,17 +607,30 @@ static void free_later(void)
         cudaFree(to_free[--n_to_free]);
 }
 
-struct thread_malloc {
-    enum cudaStreamCaptureMode mode; /* the helper thread's interaction mode */
+/* One call made on a helper thread: what it needs, and what it got. */
+struct on_thread {
+    cudaStream_t s;
+    enum cudaStreamCaptureMode mode; /* cudaMalloc: the helper thread's interaction mode, if exchange */
     bool exchange;
     cudaError_t result;
-    void *p;
+    void *p;                         /* cudaMalloc's pointer */
+    cudaGraph_t g;                   /* cudaStreamEndCapture's graph */
 };
+
+/* Runs body(t) on a helper thread, waits for it, and returns the error it got. */
+static cudaError_t on_other_thread(void *(*body)(void *), struct on_thread *t)
+{
+    pthread_t th;
+    t->result = cudaErrorUnknown;
+    pthread_create(&th, NULL, body, t);
+    pthread_join(th, NULL);
+    return t->result;
+}
 
 /* Helper thread: cudaMalloc, optionally after changing its capture mode. */
 static void *other_thread_malloc(void *arg)
 {
-    struct thread_malloc *t = arg;
+    struct on_thread *t = arg;
     if (t->exchange) {
         enum cudaStreamCaptureMode m = t->mode;
         cudaThreadExchangeStreamCaptureMode(&m);
@@ -630,24 +643,16 @@ static void *other_thread_malloc(void *arg)
 /* Runs cudaMalloc on another thread and prints its result. */
 static void malloc_on_other_thread(const char *label, bool exchange, enum cudaStreamCaptureMode mode)
 {
-    struct thread_malloc t = {mode, exchange, cudaErrorUnknown, NULL};
-    pthread_t th;
-    pthread_create(&th, NULL, other_thread_malloc, &t);
-    pthread_join(th, NULL);
-    printf("%-56s %s\n", label, cudaGetErrorName(t.result));
+    struct on_thread t = {.mode = mode, .exchange = exchange};
+    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_malloc, &t)));
     if (t.p)
         to_free[n_to_free++] = t.p;
 }
 
-struct thread_sync {
-    cudaStream_t s;
-    cudaError_t result;
-};
-
 /* Helper thread: synchronises a stream. */
 static void *other_thread_sync(void *arg)
 {
-    struct thread_sync *t = arg;
+    struct on_thread *t = arg;
     t->result = cudaStreamSynchronize(t->s);
     cudaGetLastError();
     return NULL;
@@ -656,22 +661,14 @@ static void *other_thread_sync(void *arg)
 /* Synchronises s on another thread and prints the result. */
 static void sync_on_other_thread(const char *label, cudaStream_t s)
 {
-    struct thread_sync t = {s, cudaErrorUnknown};
-    pthread_t th;
-    pthread_create(&th, NULL, other_thread_sync, &t);
-    pthread_join(th, NULL);
-    printf("%-56s %s\n", label, cudaGetErrorName(t.result));
+    struct on_thread t = {.s = s};
+    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_sync, &t)));
 }
-
-struct thread_launch {
-    cudaStream_t s;
-    cudaError_t result;
-};
 
 /* Helper thread: launches one kernel on a stream. */
 static void *other_thread_launch(void *arg)
 {
-    struct thread_launch *t = arg;
+    struct on_thread *t = arg;
     t->result = fill(d_b, 3.0f, t->s);
     cudaGetLastError();
     return NULL;
@@ -680,23 +677,14 @@ static void *other_thread_launch(void *arg)
 /* Launches on s from another thread and prints the result. */
 static void launch_on_other_thread(const char *label, cudaStream_t s)
 {
-    struct thread_launch t = {s, cudaErrorUnknown};
-    pthread_t th;
-    pthread_create(&th, NULL, other_thread_launch, &t);
-    pthread_join(th, NULL);
-    printf("%-56s %s\n", label, cudaGetErrorName(t.result));
+    struct on_thread t = {.s = s};
+    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_launch, &t)));
 }
-
-struct thread_end {
-    cudaStream_t s;
-    cudaError_t result;
-    cudaGraph_t g;
-};
 
 /* Helper thread: ends a capture begun elsewhere. */
 static void *other_thread_end(void *arg)
 {
-    struct thread_end *t = arg;
+    struct on_thread *t = arg;
     t->result = cudaStreamEndCapture(t->s, &t->g);
     cudaGetLastError();
     return NULL;
@@ -705,11 +693,9 @@ static void *other_thread_end(void *arg)
 /* Ends s's capture from another thread and prints the result. */
 static void end_on_other_thread(const char *label, cudaStream_t s)
 {
-    struct thread_end t = {s, cudaErrorUnknown, NULL};
-    pthread_t th;
-    pthread_create(&th, NULL, other_thread_end, &t);
-    pthread_join(th, NULL);
-    printf("%-56s %s graph %d\n", label, cudaGetErrorName(t.result), t.g != NULL);
+    struct on_thread t = {.s = s};
+    cudaError_t result = on_other_thread(other_thread_end, &t);
+    printf("%-56s %s graph %d\n", label, cudaGetErrorName(result), t.g != NULL);
     if (t.g)
         cudaGraphDestroy(t.g);
 }
