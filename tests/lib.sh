@@ -50,6 +50,19 @@ run_seed_workers() {
         sed 's/\.fail$//' | tr '\n' ' ')"
 }
 
+# Skips the test (exit 77: a GPU test without a GPU, or without what it needs), saying why.
+skip() {
+    echo "SKIP: $*" >&2
+    exit 77
+}
+
+# Skips unless $PYTHON imports torch and torch sees a CUDA device.
+require_torch() {
+    command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
+    "$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
+        skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+}
+
 # Ends the test with the right exit status.
 finish() {
     if [ "$failures" -ne 0 ]; then

@@ -10,10 +10,6 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 DIR="$top_builddir/tests/scenarios"
 
-skip() {
-    echo "SKIP: $*" >&2
-    exit 77
-}
 set -- "$DIR"/*.gpu
 [ -x "$1" ] || skip "no scenario programs in $DIR (make gpu-programs)"
 command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1 || skip "no GPU here"

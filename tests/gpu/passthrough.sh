@@ -12,10 +12,6 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
 
-skip() {
-    echo "SKIP: $*" >&2
-    exit 77
-}
 
 # Each program and the stream its launches must be counted on: legacy,
 # per-thread, or "two" for two streams created by the program.

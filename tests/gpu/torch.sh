@@ -11,18 +11,12 @@
 script="$top_srcdir/kernels/torch/tiny_ops.py"
 PYTHON=${PYTHON:-python3}
 
-skip() {
-    echo "SKIP: $*" >&2
-    exit 77
-}
 keep() {
     [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
     mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
 }
 
-command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
-"$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
-    skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+require_torch
 
 # The time limit goes before `env LD_PRELOAD=...`, so that the shim is
 # preloaded into Python and its children only.

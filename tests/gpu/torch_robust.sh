@@ -13,13 +13,7 @@
 script="$top_srcdir/kernels/torch/side_stream.py"
 PYTHON=${PYTHON:-python3}
 
-skip() {
-    echo "SKIP: $*" >&2
-    exit 77
-}
-command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
-"$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
-    skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+require_torch
 LIMIT=
 command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
