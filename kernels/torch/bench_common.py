@@ -32,6 +32,17 @@ def import_torch(name):
     return torch
 
 
+def start(name, has_graph, default_iters=200):
+    """(mode, iters, torch) for a workload, or an exit status to return at once (77: no usable torch)."""
+    parsed = parse_mode(name, has_graph, default_iters)
+    if not isinstance(parsed, tuple):
+        return parsed
+    torch = import_torch(name)
+    if torch is None:
+        return 77
+    return parsed + (torch,)
+
+
 def mlp(torch, width, layers):
     """A deterministic Linear(width)+ReLU stack on the GPU (seed 0, no TF32), in eval mode."""
     torch.manual_seed(0)

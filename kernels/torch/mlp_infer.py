@@ -15,20 +15,17 @@ import os
 import sys
 import time
 
-from bench_common import import_torch, mlp, parse_mode, report
+from bench_common import mlp, report, start
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, WARM = 256, 4, 20
 
 
 def main():
-    parsed = parse_mode("mlp_infer", has_graph=True)
-    if not isinstance(parsed, tuple):
-        return parsed
-    mode, iters = parsed
-    torch = import_torch("mlp_infer")
-    if torch is None:
-        return 77
+    started = start("mlp_infer", has_graph=True)
+    if not isinstance(started, tuple):
+        return started
+    mode, iters, torch = started
     model = mlp(torch, WIDTH, LAYERS)
     dev = torch.device("cuda")
     inputs = torch.randn(WARM + iters, 1, WIDTH, device=dev)

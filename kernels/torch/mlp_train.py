@@ -12,20 +12,17 @@ import os
 import sys
 import time
 
-from bench_common import import_torch, parse_mode, report
+from bench_common import report, start
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, BATCH, WARM = 256, 4, 32, 20
 
 
 def main():
-    parsed = parse_mode("mlp_train", has_graph=False)
-    if not isinstance(parsed, tuple):
-        return parsed
-    mode, iters = parsed
-    torch = import_torch("mlp_train")
-    if torch is None:
-        return 77
+    started = start("mlp_train", has_graph=False)
+    if not isinstance(started, tuple):
+        return started
+    mode, iters, torch = started
     torch.manual_seed(0)
     torch.use_deterministic_algorithms(True)
     torch.backends.cuda.matmul.allow_tf32 = False

@@ -12,20 +12,17 @@ import hashlib
 import sys
 import time
 
-from bench_common import import_torch, parse_mode, report
+from bench_common import report, start
 from tiny_ops import N, chain
 
 WARM = 20
 
 
 def main():
-    parsed = parse_mode("tiny_chain", has_graph=False)
-    if not isinstance(parsed, tuple):
-        return parsed
-    mode, iters = parsed
-    torch = import_torch("tiny_chain")
-    if torch is None:
-        return 77
+    started = start("tiny_chain", has_graph=False)
+    if not isinstance(started, tuple):
+        return started
+    mode, iters, torch = started
     torch.use_deterministic_algorithms(True)
     dev = torch.device("cuda")
     base = torch.arange(N, dtype=torch.int64, device=dev)
