@@ -609,92 +609,83 @@ static void free_later(void)
 
 /* One call made on a helper thread: what it needs, and what it got. */
 struct on_thread {
+    void (*call)(struct on_thread *t); /* makes the call, sets result */
     cudaStream_t s;
-    enum cudaStreamCaptureMode mode; /* cudaMalloc: the helper thread's interaction mode, if exchange */
+    enum cudaStreamCaptureMode mode;   /* cudaMalloc: the helper thread's interaction mode, if exchange */
     bool exchange;
     cudaError_t result;
-    void *p;                         /* cudaMalloc's pointer */
-    cudaGraph_t g;                   /* cudaStreamEndCapture's graph */
+    void *p;                           /* cudaMalloc's pointer */
+    cudaGraph_t g;                     /* cudaStreamEndCapture's graph */
 };
 
-/* Runs body(t) on a helper thread, waits for it, and returns the error it got. */
-static cudaError_t on_other_thread(void *(*body)(void *), struct on_thread *t)
+/* Helper thread: makes t's call, then clears its own last error. */
+static void *helper_thread(void *arg)
+{
+    struct on_thread *t = arg;
+    t->call(t);
+    cudaGetLastError();
+    return NULL;
+}
+
+/* Makes t's call on a helper thread, waits for it, and returns the error it got. */
+static cudaError_t on_other_thread(struct on_thread *t)
 {
     pthread_t th;
     t->result = cudaErrorUnknown;
-    pthread_create(&th, NULL, body, t);
+    pthread_create(&th, NULL, helper_thread, t);
     pthread_join(th, NULL);
     return t->result;
 }
 
-/* Helper thread: cudaMalloc, optionally after changing its capture mode. */
-static void *other_thread_malloc(void *arg)
+/* cudaMalloc, optionally after changing the thread's capture mode. */
+static void call_malloc(struct on_thread *t)
 {
-    struct on_thread *t = arg;
     if (t->exchange) {
         enum cudaStreamCaptureMode m = t->mode;
         cudaThreadExchangeStreamCaptureMode(&m);
     }
     t->result = cudaMalloc(&t->p, 256);
-    cudaGetLastError();
-    return NULL;
+}
+
+/* Synchronises t's stream. */
+static void call_sync(struct on_thread *t)
+{
+    t->result = cudaStreamSynchronize(t->s);
+}
+
+/* Launches one kernel on t's stream. */
+static void call_launch(struct on_thread *t)
+{
+    t->result = fill(d_b, 3.0f, t->s);
+}
+
+/* Ends the capture of t's stream, begun elsewhere. */
+static void call_end_capture(struct on_thread *t)
+{
+    t->result = cudaStreamEndCapture(t->s, &t->g);
 }
 
 /* Runs cudaMalloc on another thread and prints its result. */
 static void malloc_on_other_thread(const char *label, bool exchange, enum cudaStreamCaptureMode mode)
 {
-    struct on_thread t = {.mode = mode, .exchange = exchange};
-    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_malloc, &t)));
+    struct on_thread t = {.call = call_malloc, .mode = mode, .exchange = exchange};
+    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(&t)));
     if (t.p)
         to_free[n_to_free++] = t.p;
 }
 
-/* Helper thread: synchronises a stream. */
-static void *other_thread_sync(void *arg)
+/* Makes call on stream s from another thread and prints the result. */
+static void stream_call_on_other_thread(const char *label, void (*call)(struct on_thread *), cudaStream_t s)
 {
-    struct on_thread *t = arg;
-    t->result = cudaStreamSynchronize(t->s);
-    cudaGetLastError();
-    return NULL;
-}
-
-/* Synchronises s on another thread and prints the result. */
-static void sync_on_other_thread(const char *label, cudaStream_t s)
-{
-    struct on_thread t = {.s = s};
-    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_sync, &t)));
-}
-
-/* Helper thread: launches one kernel on a stream. */
-static void *other_thread_launch(void *arg)
-{
-    struct on_thread *t = arg;
-    t->result = fill(d_b, 3.0f, t->s);
-    cudaGetLastError();
-    return NULL;
-}
-
-/* Launches on s from another thread and prints the result. */
-static void launch_on_other_thread(const char *label, cudaStream_t s)
-{
-    struct on_thread t = {.s = s};
-    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(other_thread_launch, &t)));
-}
-
-/* Helper thread: ends a capture begun elsewhere. */
-static void *other_thread_end(void *arg)
-{
-    struct on_thread *t = arg;
-    t->result = cudaStreamEndCapture(t->s, &t->g);
-    cudaGetLastError();
-    return NULL;
+    struct on_thread t = {.call = call, .s = s};
+    printf("%-56s %s\n", label, cudaGetErrorName(on_other_thread(&t)));
 }
 
 /* Ends s's capture from another thread and prints the result. */
 static void end_on_other_thread(const char *label, cudaStream_t s)
 {
-    struct on_thread t = {.s = s};
-    cudaError_t result = on_other_thread(other_thread_end, &t);
+    struct on_thread t = {.call = call_end_capture, .s = s};
+    cudaError_t result = on_other_thread(&t);
     printf("%-56s %s graph %d\n", label, cudaGetErrorName(result), t.g != NULL);
     if (t.g)
         cudaGraphDestroy(t.g);
@@ -881,7 +872,7 @@ static void section_invalidation(void)
     printf("- another thread, global capture\n");
     cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
     fill(d_a, 2.0f, sn1);
-    sync_on_other_thread("StreamSynchronize other stream on another thread", sn2);
+    stream_call_on_other_thread("StreamSynchronize other stream on another thread", call_sync, sn2);
     is_capturing("IsCapturing", sn1);
     C("EndCapture", cudaStreamEndCapture(sn1, &g));
     if (g)
@@ -1043,7 +1034,7 @@ static void section_invalidation(void)
     C("StreamDestroy of a capturing stream", cudaStreamDestroy(sd));
     cudaStreamBeginCapture(sn1, cudaStreamCaptureModeGlobal);
     fill(d_a, 2.0f, sn1);
-    launch_on_other_thread("launch into the capture from another thread", sn1);
+    stream_call_on_other_thread("launch into the capture from another thread", call_launch, sn1);
     C("EndCapture", cudaStreamEndCapture(sn1, &g));
     V("  nodes", "%zu", g ? node_count(g) : 0);
     if (g)
