@@ -145,6 +145,53 @@ static bool have_object(const struct findings *f, const char *name)
 }
 
 /*
+ * Starts argv (argv[0] searched in PATH when it has no slash) with
+ * LD_PRELOAD cleared and its stderr discarded; returns its stdout to read
+ * and its pid, or NULL (errno set) if it could not be started.
+ */
+static FILE *run_reading(char *const argv[], pid_t *pid)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return NULL;
+    *pid = fork();
+    if (*pid < 0) {
+        int saved = errno;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        errno = saved;
+        return NULL;
+    }
+    if (*pid == 0) {
+        dup2(pipefd[1], 1);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        unsetenv("LD_PRELOAD");
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    FILE *in = fdopen(pipefd[0], "r");
+    if (in == NULL) {
+        int saved = errno;
+        close(pipefd[0]);
+        waitpid(*pid, NULL, 0);
+        errno = saved;
+    }
+    return in;
+}
+
+/* Closes what run_reading returned and waits for its command. */
+static void finish_reading(FILE *in, pid_t pid)
+{
+    fclose(in);
+    waitpid(pid, NULL, 0);
+}
+
+/*
  * Asks a Python interpreter where PyTorch is, without importing it
  * (importlib.util.find_spec only locates the package), and fills
  * f->torch_lib with its CUDA library if there is one.  PyTorch loads its
@@ -152,33 +199,18 @@ static bool have_object(const struct findings *f, const char *name)
  */
 static void find_torch(struct findings *f)
 {
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
+    char *const argv[] = {f->program_path, "-c",
+                          "import importlib.util as u; s = u.find_spec('torch'); "
+                          "print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')",
+                          NULL};
+    pid_t pid;
+    FILE *in = run_reading(argv, &pid);
+    if (in == NULL)
         return;
-    pid_t pid = fork();
-    if (pid < 0)
-        return;
-    if (pid == 0) {
-        dup2(pipefd[1], 1);
-        int null = open("/dev/null", 1);
-        if (null >= 0)
-            dup2(null, 2);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        unsetenv("LD_PRELOAD");
-        execl(f->program_path, f->program_path, "-c",
-              "import importlib.util as u; s = u.find_spec('torch'); "
-              "print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')",
-              (char *)NULL);
-        _exit(127);
-    }
-    close(pipefd[1]);
     char dir[PATH_MAX] = "";
-    ssize_t n = read(pipefd[0], dir, sizeof dir - 1);
-    close(pipefd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    dir[n > 0 ? n : 0] = '\0';
+    size_t n = fread(dir, 1, sizeof dir - 1, in);
+    finish_reading(in, pid);
+    dir[n] = '\0';
     dir[strcspn(dir, "\n")] = '\0';
     if (dir[0] == '\0')
         return;
@@ -190,28 +222,14 @@ static void find_torch(struct findings *f)
 /* Runs ldd on an object (LD_PRELOAD cleared) and adds every library it resolves. */
 static void add_libraries(struct findings *f, const char *object_path)
 {
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
+    char *const argv[] = {"ldd", (char *)object_path, NULL};
+    pid_t pid;
+    FILE *in = run_reading(argv, &pid);
+    if (in == NULL)
         die("cannot run ldd: %s", strerror(errno));
-    pid_t pid = fork();
-    if (pid < 0)
-        die("cannot run ldd: %s", strerror(errno));
-    if (pid == 0) {
-        dup2(pipefd[1], 1);
-        int null = open("/dev/null", 1);
-        if (null >= 0)
-            dup2(null, 2);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        unsetenv("LD_PRELOAD");
-        execlp("ldd", "ldd", object_path, (char *)NULL);
-        _exit(127);
-    }
-    close(pipefd[1]);
-    FILE *in = fdopen(pipefd[0], "r");
     char *line = NULL;
     size_t cap = 0;
-    while (in && getline(&line, &cap, in) > 0) {
+    while (getline(&line, &cap, in) > 0) {
         char name[PATH_MAX], path[PATH_MAX];
         /* "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" or "\tlibfoo.so.1 => not found" */
         if (sscanf(line, " %4095s => %4095s", name, path) == 2 && strchr(name, '/') == NULL && !have_object(f, name)) {
@@ -219,10 +237,7 @@ static void add_libraries(struct findings *f, const char *object_path)
         }
     }
     free(line);
-    if (in)
-        fclose(in);
-    int status;
-    waitpid(pid, &status, 0);
+    finish_reading(in, pid);
 }
 
 /* Gathers the findings for a program. */
