@@ -4,7 +4,7 @@
 SHIM="$top_builddir/.libs/libreprise.so"
 TESTS_BIN="$top_builddir/tests"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/reprise-test.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+trap 'keep_work; rm -rf "$WORK"' EXIT
 failures=0
 
 # Prints a failure and counts it.
@@ -61,6 +61,12 @@ require_torch() {
     command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
     "$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
         skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+}
+
+# At exit, whatever the way out: with GPU_SUITE_KEEP set (tools/gpu-suite), copies what the test wrote there.
+keep_work() {
+    [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
+    mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
 }
 
 # Ends the test with the right exit status.

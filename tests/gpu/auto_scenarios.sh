@@ -49,5 +49,4 @@ for prog in "$DIR"/*.gpu; do
     grep -E 'info: (region [0-9]+: (replayed|fell)|a capture)' "$WORK/$name.robust.log" |
         sed 's/^reprise\[[0-9:]*\] info: /    robust: /' | head -3
 done
-if [ -n "${GPU_SUITE_KEEP:-}" ]; then mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/; fi
 finish

@@ -12,7 +12,6 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
 
-
 # Each program and the stream its launches must be counted on: legacy,
 # per-thread, or "two" for two streams created by the program.
 programs="launch_loop:legacy launch_loop_ptds:per-thread launch_api:legacy two_streams:two bad_launch:legacy"
@@ -44,12 +43,6 @@ exit_stream_launches() {
         sed -n 's/.*"stream":"\([^"]*\)".*"launches":\([0-9]*\).*/\1 \2/p'
 }
 
-# Copies what this test wrote to GPU_SUITE_KEEP, if set.
-keep() {
-    [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
-    mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
-}
-
 for entry in $programs; do
     name=${entry%%:*}
     where=${entry#*:}
@@ -60,7 +53,6 @@ for entry in $programs; do
     status=0
     $LIMIT "$prog" > "$out.plain.out" 2> "$out.plain.err" || status=$?
     if [ "$status" -eq 77 ]; then
-        keep
         skip "$name exits 77 without the shim: no usable GPU ($(tail -1 "$out.plain.err"))"
     fi
     if [ "$status" -ne 0 ]; then
@@ -127,5 +119,4 @@ for name in launch_loop_ptds launch_api; do
         fail "$name's checksums differ from launch_loop's: the same work should give the same results"
 done
 
-keep
 finish

@@ -11,11 +11,6 @@
 script="$top_srcdir/kernels/torch/tiny_ops.py"
 PYTHON=${PYTHON:-python3}
 
-keep() {
-    [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
-    mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/
-}
-
 require_torch
 
 # The time limit goes before `env LD_PRELOAD=...`, so that the shim is
@@ -26,11 +21,10 @@ export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 
 status=0
 $LIMIT "$PYTHON" "$script" > "$WORK/plain.out" 2> "$WORK/plain.err" || status=$?
-[ "$status" -ne 77 ] || { keep; skip "tiny_ops.py skipped: $(tail -1 "$WORK/plain.err")"; }
+[ "$status" -ne 77 ] || skip "tiny_ops.py skipped: $(tail -1 "$WORK/plain.err")"
 if [ "$status" -ne 0 ]; then
     fail "tiny_ops.py fails without the shim (exit $status)"
     tail -20 "$WORK/plain.err" | sed 's/^/  | /' >&2
-    keep
     finish
 fi
 grep -q '^checksum items ' "$WORK/plain.out" || fail "tiny_ops.py printed no checksum"
@@ -62,5 +56,4 @@ sed 's/^/  /' "$WORK/calls"
 [ "$launches" -gt 0 ] || fail "observe counted no kernel launches in tiny_ops.py"
 # 50 iterations of 100 elementwise ops: at least 5000 launches when all are seen.
 [ "$launches" -ge 5000 ] || echo "note: fewer launches than the 5000 elementwise ops: some go around the runtime" >&2
-keep
 finish

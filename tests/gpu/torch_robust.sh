@@ -42,5 +42,4 @@ for replay in auto robust; do
     grep -E 'info: region [0-9]+ \(thread' "$WORK/$replay.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
         grep -v ' 0 replays' | head -4
 done
-if [ -n "${GPU_SUITE_KEEP:-}" ]; then mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/; fi
 finish
