@@ -50,6 +50,31 @@ run_seed_workers() {
         sed 's/\.fail$//' | tr '\n' ' ')"
 }
 
+# Stand-in tests: runs program $2 (name $1) with STANDIN_SEED unset and then each seed from $4 on, and fails
+# unless it exits 0, prints the same every time, and prints what tests/standin/expected/$1.out recorded on
+# an H200 (tests/gpu/standin-vs-gpu.sh); a difference shows $3 lines of the diff.
+same_as_gpu() {
+    name=$1 prog=$2 shown=$3
+    shift 3
+    expected="$top_srcdir/tests/standin/expected/$name.out"
+    if ! "$prog" > "$WORK/$name.1" 2>&1; then
+        fail "$name exited with $?"
+        return
+    fi
+    for seed in "$@"; do
+        STANDIN_SEED=$seed "$prog" > "$WORK/$name.out" 2>&1
+        cmp -s "$WORK/$name.1" "$WORK/$name.out" || fail "$name: seed $seed changed the output"
+    done
+    if [ ! -f "$expected" ]; then
+        fail "$name: no $expected (record it with tests/gpu/standin-vs-gpu.sh --record)"
+    elif ! diff -u "$expected" "$WORK/$name.1" > "$WORK/diff"; then
+        fail "$name: stand-in differs from the H200 (- GPU, + stand-in):"
+        head -"$shown" "$WORK/diff" >&2
+    else
+        echo "$name: same as on the H200"
+    fi
+}
+
 # Skips the test (exit 77: a GPU test without a GPU, or without what it needs), saying why.
 skip() {
     echo "SKIP: $*" >&2
