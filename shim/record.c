@@ -164,16 +164,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
         long offset = arena_take(list, layout->total);
         if (offset < 0)
             return false;
-        unsigned char *block = list->arena + offset;
-        for (unsigned i = 0; i < layout->count; i++) {
-            /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
-            if (layout->size[i] == 8)
-                memcpy(block + layout->offset[i], call->args[i], 8);
-            else if (layout->size[i] == 4)
-                memcpy(block + layout->offset[i], call->args[i], 4);
-            else
-                memcpy(block + layout->offset[i], call->args[i], layout->size[i]);
-        }
+        record_copy_params(list->arena + offset, layout, call->args);
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;

@@ -37,6 +37,20 @@ void record_free(struct record_list *list);
 /* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
 bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
 
+/* Copies a launch's parameters into block, each at its offset in the kernel's parameter layout. */
+static inline void record_copy_params(unsigned char *block, const struct kernel_params *layout, void *const *args)
+{
+    for (unsigned i = 0; i < layout->count; i++) {
+        /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
+        if (layout->size[i] == 8)
+            __builtin_memcpy(block + layout->offset[i], args[i], 8);
+        else if (layout->size[i] == 4)
+            __builtin_memcpy(block + layout->offset[i], args[i], 4);
+        else
+            __builtin_memcpy(block + layout->offset[i], args[i], layout->size[i]);
+    }
+}
+
 /*
  * Appends a call; false if memory ran out or a kernel's parameters cannot be
  * read (the call must then pass through).  Inline for the common case, a
@@ -50,16 +64,7 @@ static inline bool record_append(struct record_list *list, const struct call *ca
         r->layout->func != call->func || offset + r->layout->total > list->arena_capacity)
         return record_append_any(list, call, src_memory);
     const struct kernel_params *layout = r->layout;
-    unsigned char *block = list->arena + offset;
-    for (unsigned i = 0; i < layout->count; i++) {
-        /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
-        if (layout->size[i] == 8)
-            __builtin_memcpy(block + layout->offset[i], call->args[i], 8);
-        else if (layout->size[i] == 4)
-            __builtin_memcpy(block + layout->offset[i], call->args[i], 4);
-        else
-            __builtin_memcpy(block + layout->offset[i], call->args[i], layout->size[i]);
-    }
+    record_copy_params(list->arena + offset, layout, call->args);
     list->arena_used = offset + layout->total;
     r->call.api = call->api;
     r->call.kind = CALL_LAUNCH;
