@@ -14,7 +14,7 @@
 struct text_range caller_ranges[CALLER_RANGES];
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long scanned_adds = ~0ULL, scanned_subs = ~0ULL;
+static struct load_counters scanned = LOAD_COUNTERS_NEVER; /* the readings before the last scan, under scan_lock */
 
 /* One object to find: the one holding address `inside`; its text goes to `range`. */
 struct wanted {
@@ -25,7 +25,6 @@ struct wanted {
 
 struct scan {
     struct wanted wanted[CALLER_RANGES];
-    unsigned long long adds, subs;
 };
 
 /* Whether address a lies in one of the object's loaded segments. */
@@ -45,8 +44,6 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *ctx)
 {
     struct scan *scan = ctx;
     (void)size;
-    scan->adds = info->dlpi_adds;
-    scan->subs = info->dlpi_subs;
     for (int w = 0; w < CALLER_RANGES; w++) {
         struct wanted *want = &scan->wanted[w];
         if (want->found || want->inside == 0 || !object_holds(info, want->inside))
@@ -90,7 +87,7 @@ bool caller_rescan(uintptr_t addr)
     struct load_counters now;
     load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);
-    if (now.adds != scanned_adds || now.subs != scanned_subs) {
+    if (load_counters_changed(&scanned, &now)) {
         struct scan scan = {0};
         scan.wanted[CALLER_RUNTIME].inside = (uintptr_t)real_function(HOOK_ID_cudaGetLastError);
         scan.wanted[CALLER_DRIVER].inside = (uintptr_t)driver_real_address();
@@ -102,8 +99,7 @@ bool caller_rescan(uintptr_t addr)
                 atomic_store_explicit(&caller_ranges[i].lo, scan.wanted[i].lo, memory_order_relaxed);
                 atomic_store_explicit(&caller_ranges[i].hi, scan.wanted[i].hi, memory_order_release);
             }
-        scanned_adds = scan.adds;
-        scanned_subs = scan.subs;
+        scanned = now;
     }
     pthread_mutex_unlock(&scan_lock);
     return in_ranges(addr);

@@ -42,13 +42,13 @@
 #endif
 
 struct scan {
-    unsigned long long adds, subs;
+    struct load_counters counters; /* the readings before the scan */
     bool found;
     char who[320];
 };
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct scan last = {.adds = ~0ULL};
+static struct scan last = {.counters = LOAD_COUNTERS_NEVER};
 
 /* An address from an object's dynamic section: most are relocated; the few that are not are small. */
 static const void *dyn_address(const struct dl_phdr_info *info, ElfW(Addr) value)
@@ -125,8 +125,6 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *ctx)
 {
     struct scan *scan = ctx;
     (void)size;
-    scan->adds = info->dlpi_adds;
-    scan->subs = info->dlpi_subs;
     const char *name = info->dlpi_name ? info->dlpi_name : "";
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     if (strncmp(base, "libcuda.so", 10) == 0 || strncmp(base, "libreprise", 10) == 0)
@@ -157,7 +155,7 @@ bool hidden_work_possible(char *who, size_t who_len)
     struct load_counters now;
     load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);
-    if (now.adds != last.adds || now.subs != last.subs) {
+    if (load_counters_changed(&last.counters, &now)) {
         struct scan fresh = {0};
         if (!dlsym_interposed(other, sizeof other)) {
             fresh.found = true;
@@ -166,8 +164,7 @@ bool hidden_work_possible(char *who, size_t who_len)
         } else {
             dl_iterate_phdr(check_object, &fresh);
         }
-        fresh.adds = now.adds;
-        fresh.subs = now.subs;
+        fresh.counters = now;
         last = fresh;
     }
     bool found = last.found;
