@@ -620,6 +620,16 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
     }
 }
 
+/* Forgets the calls observed since the sequence began and what they followed; the next call starts a new one. */
+static void forget_sequence(struct tracker *t)
+{
+    t->observed_count = 0;
+    t->observed_stored = 0;
+    t->overflow = false;
+    t->mode = FOLLOW_NONE;
+    t->region = NULL;
+}
+
 /* Ends the current sequence before a boundary call is forwarded (NULL: a sync-free loop's cut): launch, build or learn. */
 static void end_sequence(struct tracker *t, const struct call *boundary)
 {
@@ -663,12 +673,8 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
         }
     }
     trial_end(&t->trial, graphed, seen);
-    t->observed_count = 0;
-    t->observed_stored = 0;
-    t->overflow = false;
+    forget_sequence(t);
     t->foreign_in_sequence = false;
-    t->mode = FOLLOW_NONE;
-    t->region = NULL;
     record_reset(&t->records);
 }
 
@@ -696,11 +702,7 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
     log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
     trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
     /* The calls so far are not a region; the next one starts the first cut. */
-    t->observed_count = 0;
-    t->observed_stored = 0;
-    t->overflow = false;
-    t->mode = FOLLOW_NONE;
-    t->region = NULL;
+    forget_sequence(t);
 }
 
 /* In a sync-free loop, ends the sequence once it holds a whole cut. */
