@@ -21,6 +21,7 @@
 #include "regions.h"
 #include "runtime.h"
 #include "shim.h"
+#include "summary.h"
 #include "trace.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
@@ -1132,12 +1133,8 @@ void engine_summary(bool to_log)
             char reasons[512];
             size_t used = 0;
             reasons[0] = '\0';
-            for (int k = 0; k < FALLBACK_REASON_COUNT && used < sizeof reasons; k++)
-                if (s->fallbacks[k]) {
-                    int w = snprintf(reasons + used, sizeof reasons - used, "%s%s %llu", used ? ", " : "",
-                                     fallback_reason_name(k), s->fallbacks[k]);
-                    used += w > 0 ? (size_t)w : 0;
-                }
+            for (int k = 0; k < FALLBACK_REASON_COUNT; k++)
+                summary_append_count(reasons, sizeof reasons, &used, fallback_reason_name(k), s->fallbacks[k]);
             if (to_log)
                 log_always(LOG_INFO,
                        "region %u (thread %u, %u calls): %llu passed through, %llu replays (%llu re-captured), "

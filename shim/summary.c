@@ -87,7 +87,7 @@ static void trace_stream(cudaStream_t stream, const struct activity_counts *coun
 }
 
 /* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */
-static void append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n)
+void summary_append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n)
 {
     if (n == 0 || *used >= len)
         return;
@@ -119,13 +119,13 @@ void summary_at_exit(void)
         size_t used = 0;
         line[0] = '\0';
         for (int id = 0; id < HOOK_COUNT; id++)
-            append_count(line, sizeof line, &used, hook_table[id].name, observe_hook_calls(id));
+            summary_append_count(line, sizeof line, &used, hook_table[id].name, observe_hook_calls(id));
         if (used)
             log_always(LOG_INFO, "calls: %s", line);
         used = 0;
         line[0] = '\0';
         for (int id = 0; id < DRIVER_COUNT; id++)
-            append_count(line, sizeof line, &used, driver_table[id].name, foreign_calls(id));
+            summary_append_count(line, sizeof line, &used, driver_table[id].name, foreign_calls(id));
         if (used)
             log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
         for (unsigned i = 0; i < verdict.count; i++)
