@@ -32,6 +32,13 @@ static inline int chance(unsigned percent)
     return below(100) < percent;
 }
 
+/* A random range of floats inside a buffer of n: offset and length (at least 1). */
+static inline void random_range(int n, int *off, int *len)
+{
+    *len = 1 + (int)below((unsigned)n);
+    *off = (int)below((unsigned)(n - *len + 1));
+}
+
 /* Fills host memory with small exact values (multiples of 1/16) that depend on a key. */
 static inline void fill_host(float *p, int n, unsigned key)
 {

@@ -170,13 +170,6 @@ static int other_buffer(int not1, int not2)
     return b;
 }
 
-/* A random range of floats inside a buffer of n: offset and length. */
-static void range(int *off, int *len)
-{
-    *len = 1 + (int)below((unsigned)P.n);
-    *off = (int)below((unsigned)(P.n - *len + 1));
-}
-
 /* Before a synchronous copy on the legacy stream touches b: order its owner's work first. */
 static void order_for_legacy(int b)
 {
@@ -296,20 +289,20 @@ static void generate(uint64_t seed)
                 order_for_legacy(b);
                 o = emit(OP_SYNC_D2H, s);
                 o->b[0] = b;
-                range(&o->off2, &o->len);
+                random_range(P.n, &o->off2, &o->len);
                 break;
             case 6:
                 order_for_legacy(b);
                 o = emit(OP_SYNC_H2D, s);
                 o->b[0] = b;
-                range(&o->off, &o->len);
+                random_range(P.n, &o->off, &o->len);
                 o->off2 = (int)below((unsigned)(P.n - o->len + 1));
                 break;
             case 7:
                 need(s, b);
                 o = emit(OP_D2H_PAGEABLE, s);
                 o->b[0] = b;
-                range(&o->off2, &o->len);
+                random_range(P.n, &o->off2, &o->len);
                 break;
             default: emit(OP_BAD_LAUNCH, s); break;
             }
@@ -325,7 +318,7 @@ static void generate(uint64_t seed)
             o = emit(OP_D2D, s);
             o->default_kind = chance(25);
             o->b[0] = dst, o->b[1] = src;
-            range(&o->off, &o->len);
+            random_range(P.n, &o->off, &o->len);
             o->off2 = (int)below((unsigned)(P.n - o->len + 1));
             o->swap = chance(30);
             o->vary = chance(30);
@@ -335,7 +328,7 @@ static void generate(uint64_t seed)
             o = emit(OP_H2D_PINNED, s);
             o->default_kind = chance(25);
             o->b[0] = b;
-            range(&o->off, &o->len);
+            random_range(P.n, &o->off, &o->len);
             o->off2 = (int)below((unsigned)(P.n - o->len + 1));
             o->swap = chance(40); /* alternate between the two pinned sources */
             o->which = (int)below(2);
@@ -345,7 +338,7 @@ static void generate(uint64_t seed)
             o = emit(OP_H2D_PAGEABLE, s);
             o->default_kind = chance(25);
             o->b[0] = b;
-            range(&o->off, &o->len);
+            random_range(P.n, &o->off, &o->len);
             o->off2 = (int)below((unsigned)(P.n - o->len + 1));
             o->which = (int)below(2);
         } else if (r < 69) {
@@ -354,7 +347,7 @@ static void generate(uint64_t seed)
             o = emit(OP_D2H_PINNED, s);
             o->default_kind = chance(25);
             o->b[0] = b;
-            range(&o->off, &o->len);
+            random_range(P.n, &o->off, &o->len);
             o->off2 = (int)below((unsigned)(P.n - o->len + 1));
             o->vary = chance(30);
         } else if (r < 76) {
@@ -362,7 +355,7 @@ static void generate(uint64_t seed)
             need(s, b);
             o = emit(OP_MEMSET, s);
             o->b[0] = b;
-            range(&o->off, &o->len);
+            random_range(P.n, &o->off, &o->len);
             o->ival = (int)below(6);
             o->vary = chance(40);
         } else if (r < 86) {

@@ -242,20 +242,13 @@ static int pick_buffer(int not1, int not2)
     return b;
 }
 
-/* A random range of floats inside a buffer: offset and length. */
-static void pick_range(int *off, int *len)
-{
-    *len = 1 + (int)below((unsigned)P.n);
-    *off = (int)below((unsigned)(P.n - *len + 1));
-}
-
 /* An operation on stream s over a random range of buffer b (destination offset off, source offset off2). */
 static struct op *emit_ranged(enum op_kind kind, int s, int b)
 {
     need(s, b);
     struct op *o = emit(kind, s);
     o->b[0] = b;
-    pick_range(&o->off, &o->len);
+    random_range(P.n, &o->off, &o->len);
     o->off2 = (int)below((unsigned)(P.n - o->len + 1));
     return o;
 }
@@ -314,7 +307,7 @@ static void gen_body_op(int s)
         need(s, b);
         o = emit(OP_MEMSET, s);
         o->b[0] = b;
-        pick_range(&o->off, &o->len);
+        random_range(P.n, &o->off, &o->len);
         o->ival = (int)below(6);
         o->vary = chance(40);
     } else if (r < 72) {
