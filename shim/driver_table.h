@@ -5,6 +5,7 @@
 /* What a wrapped driver function does, as far as the engine cares. */
 enum driver_kind {
     DRIVER_KIND_WORK,          /* enqueues, waits for or queries stream work */
+    DRIVER_KIND_CAPTURABLE,    /* only enqueues work a capture records faithfully (driver_hooks.def says which) */
     DRIVER_KIND_CAPTURE_BEGIN, /* starts a capture */
     DRIVER_KIND_CAPTURE_END,   /* ends one */
 };

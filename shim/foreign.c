@@ -2,32 +2,12 @@
 #include "config.h"
 
 #include <stdatomic.h>
-#include <stdbool.h>
-#include <string.h>
 
 #include "engine.h"
 #include "foreign.h"
 #include "shim.h"
 
 static atomic_ullong counts[DRIVER_COUNT];
-
-/*
- * Whether driver function id only adds stream work that a capture records
- * faithfully: launches, memsets, device-to-device copies, event records and
- * waits, host functions.  Not copies that may read pageable host memory
- * (captured, they would read it when the graph runs), syncs, queries or
- * allocations.
- */
-static bool driver_capturable(enum driver_id id)
-{
-    static const char *const prefixes[] = {"cuLaunchKernel", "cuLaunchHostFunc", "cuMemsetD", "cuEventRecord",
-                                           "cuStreamWaitEvent", "cuMemcpyDtoDAsync"};
-    const char *name = driver_table[id].name;
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-            return strncmp(prefixes[i], "cuMemsetD", 9) != 0 || strstr(name, "Async") != NULL;
-    return false;
-}
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
 void foreign_call(enum driver_id id, const void *stream)
@@ -38,7 +18,7 @@ void foreign_call(enum driver_id id, const void *stream)
         enum driver_kind kind = driver_table[id].kind;
         engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                             kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                            driver_capturable(id));
+                            kind == DRIVER_KIND_CAPTURABLE);
     }
 }
 

@@ -29,7 +29,16 @@ int main(void)
     CHECK(driver_table[DRIVER_ID_cuStreamBeginCapture_v2].kind == DRIVER_KIND_CAPTURE_BEGIN);
     CHECK(driver_table[DRIVER_ID_cuStreamBeginCaptureToGraph_ptsz].kind == DRIVER_KIND_CAPTURE_BEGIN);
     CHECK(driver_table[DRIVER_ID_cuStreamEndCapture].kind == DRIVER_KIND_CAPTURE_END);
-    CHECK(driver_table[DRIVER_ID_cuLaunchKernel].kind == DRIVER_KIND_WORK);
+    /* Capturable: only work a capture records as it would have run. */
+    CHECK(driver_table[DRIVER_ID_cuLaunchKernel].kind == DRIVER_KIND_CAPTURABLE);
+    CHECK(driver_table[DRIVER_ID_cuLaunchKernelEx_ptsz].kind == DRIVER_KIND_CAPTURABLE);
+    CHECK(driver_table[DRIVER_ID_cuMemsetD32Async].kind == DRIVER_KIND_CAPTURABLE);
+    CHECK(driver_table[DRIVER_ID_cuMemcpyDtoDAsync_v2_ptsz].kind == DRIVER_KIND_CAPTURABLE);
+    CHECK(driver_table[DRIVER_ID_cuStreamWaitEvent].kind == DRIVER_KIND_CAPTURABLE);
+    CHECK(driver_table[DRIVER_ID_cuMemsetD32_v2].kind == DRIVER_KIND_WORK);          /* synchronous */
+    CHECK(driver_table[DRIVER_ID_cuMemcpyHtoDAsync_v2].kind == DRIVER_KIND_WORK);    /* may read pageable memory */
+    CHECK(driver_table[DRIVER_ID_cuLaunchCooperativeKernel].kind == DRIVER_KIND_WORK);
+    CHECK(driver_table[DRIVER_ID_cuStreamSynchronize].kind == DRIVER_KIND_WORK);
     CHECK(driver_id_of("cuLaunchKernel_ptsz") == DRIVER_ID_cuLaunchKernel_ptsz);
     CHECK(driver_id_of("cuMemcpyHtoDAsync_v2_ptsz") == DRIVER_ID_cuMemcpyHtoDAsync_v2_ptsz);
     CHECK(driver_id_of("cuMemcpy_ptds") == DRIVER_ID_cuMemcpy_ptds);
