@@ -64,18 +64,6 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *ctx)
     return 0;
 }
 
-/* Whether addr lies in one of the known ranges. */
-static bool in_ranges(uintptr_t a)
-{
-    for (int i = 0; i < CALLER_RANGES; i++) {
-        uintptr_t hi = atomic_load_explicit(&caller_ranges[i].hi, memory_order_acquire); /* 0: not known yet */
-        uintptr_t lo = atomic_load_explicit(&caller_ranges[i].lo, memory_order_relaxed);
-        if (hi != 0 && a - lo < hi - lo)
-            return true;
-    }
-    return false;
-}
-
 /* Looks the ranges up again if objects were loaded since; true if addr is now inside one. */
 bool caller_rescan(uintptr_t addr)
 {
@@ -102,5 +90,5 @@ bool caller_rescan(uintptr_t addr)
         scanned = now;
     }
     pthread_mutex_unlock(&scan_lock);
-    return in_ranges(addr);
+    return caller_in_ranges(addr);
 }

@@ -17,17 +17,23 @@ extern struct text_range caller_ranges[CALLER_RANGES];
 /* Looks the ranges up again if objects were loaded since; true if addr is now inside one. */
 bool caller_rescan(uintptr_t addr);
 
-/* Whether a return address lies in the interposed libcudart, libcuda or the shim: a few compares. */
-static inline bool caller_is_runtime(const void *return_address)
+/* Whether address a lies in one of the ranges known so far. */
+static inline bool caller_in_ranges(uintptr_t a)
 {
-    uintptr_t a = (uintptr_t)return_address;
     for (int i = 0; i < CALLER_RANGES; i++) {
         uintptr_t hi = atomic_load_explicit(&caller_ranges[i].hi, memory_order_acquire); /* 0: not known yet */
         uintptr_t lo = atomic_load_explicit(&caller_ranges[i].lo, memory_order_relaxed);
         if (hi != 0 && a - lo < hi - lo)
             return true;
     }
-    return caller_rescan(a);
+    return false;
+}
+
+/* Whether a return address lies in the interposed libcudart, libcuda or the shim: a few compares. */
+static inline bool caller_is_runtime(const void *return_address)
+{
+    uintptr_t a = (uintptr_t)return_address;
+    return caller_in_ranges(a) || caller_rescan(a);
 }
 
 #endif
