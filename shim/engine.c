@@ -139,6 +139,21 @@ static struct tracker *tracker_self(void)
     return t;
 }
 
+/* Whether threads other than me (NULL: any) hold calls back. */
+static inline bool others_hold_work(const struct tracker *me)
+{
+    return atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0);
+}
+
+/* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
+static void note_program_capture(int delta)
+{
+    if (delta > 0)
+        atomic_fetch_add(&program_captures, 1);
+    else if (delta < 0 && atomic_load(&program_captures) > 0)
+        atomic_fetch_sub(&program_captures, 1);
+}
+
 /* Marks whether t holds calls back. */
 static void set_pending(struct tracker *t, bool pending)
 {
@@ -285,8 +300,8 @@ static enum capture_outcome end_capture(struct tracker *t, struct region_capture
     return outcome;
 }
 
-/* Ends a robust-path capture early: runs what it holds once, in order; true unless the capture was lost. */
-static bool release_capture(struct tracker *t)
+/* Ends a robust-path capture early: runs what it holds once, in order (logged if the capture was lost). */
+static void release_capture(struct tracker *t)
 {
     struct region_capture *none = NULL;
     cudaError_t error;
@@ -301,7 +316,6 @@ static bool release_capture(struct tracker *t)
             log_info("a capture of the robust path was lost (%s): its %u calls were submitted one by one",
                      cudaGetErrorName(error), t->records.count);
     }
-    return outcome != CAPTURE_RESUBMITTED;
 }
 
 /* Makes the work held back or captured so far run, in the program's order. */
@@ -456,20 +470,27 @@ static bool profiler_forbids(void)
     return true;
 }
 
+/* Fails region r for reason without a graph, saying why in the log (log_why; NULL: not there) and the trace. */
+static void not_graphed(struct tracker *t, struct region *r, enum fallback_reason reason, const char *log_why,
+                        const char *trace_why)
+{
+    if (log_why)
+        log_info("region %u: not graphed: %s", r->id, log_why);
+    trace_event("not_graphed", "\"region\":%u,\"why\":\"%s\"", r->id, trace_why);
+    regions_failed(&t->table, r, reason);
+}
+
 /* Whether the user's policies keep r out of graphs now (a profiler, REPRISE_EXCLUDE_*): then it is failed, and said. */
 static bool user_refuses(struct tracker *t, struct region *r)
 {
     char why[320];
     if (profiler_forbids()) {
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"a profiler is attached\"", r->id);
-        regions_failed(&t->table, r, FALLBACK_PROFILER);
+        not_graphed(t, r, FALLBACK_PROFILER, NULL, "a profiler is attached");
         return true;
     }
     if (!region_excluded(r->sigs, r->length, why, sizeof why))
         return false;
-    log_info("region %u: not graphed: %s", r->id, why);
-    trace_event("not_graphed", "\"region\":%u,\"why\":\"excluded\"", r->id);
-    regions_failed(&t->table, r, FALLBACK_EXCLUDED);
+    not_graphed(t, r, FALLBACK_EXCLUDED, why, "excluded");
     return true;
 }
 
@@ -482,9 +503,14 @@ static void destroy_graph_of(struct region *r)
         region_graph_destroy(r->graph);
 }
 
-/* Registers a region's new graph, evicting the least recently used one if there are too many. */
-static void keep_graph(struct tracker *t, struct region *r, void *graph)
+/*
+ * Registers a region's new graph (robust: a region_capture, else a
+ * region_graph), evicting the least recently used one if there are too
+ * many, and puts it on trial from the next occurrence (this one made it).
+ */
+static void keep_graph(struct tracker *t, struct region *r, void *graph, bool robust)
 {
+    r->robust = robust;
     struct region *victim = regions_graph_built(&t->table, r, graph);
     if (victim) {
         log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
@@ -493,6 +519,7 @@ static void keep_graph(struct tracker *t, struct region *r, void *graph)
         destroy_graph_of(victim);
         regions_evicted(&t->table, victim);
     }
+    payoff_start(&r->trial, policy.trial_pairs);
 }
 
 /* Builds the graph of the occurrence just recorded. */
@@ -503,27 +530,24 @@ static void build_graph(struct tracker *t)
     pthread_once(&exit_hook_once, register_exit_hook);
     if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST) {
         /* The robust path chose not to capture it (see start_sequence): its first stream cannot be captured. */
-        log_info("region %u: not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default "
-                 "stream, which cannot be captured",
-                 r->id);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"robust path on an uncapturable stream\"", r->id);
-        regions_failed(&t->table, r, FALLBACK_UNSUPPORTED);
+        not_graphed(t, r, FALLBACK_UNSUPPORTED,
+                    "REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream, which cannot "
+                    "be captured",
+                    "robust path on an uncapturable stream");
         return;
     }
     if (user_refuses(t, r))
         return;
     if (hidden_work_possible(why, sizeof why)) {
-        log_info("region %u: not graphed: work may reach the GPU unseen: %s", r->id, why);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"work may reach the GPU unseen: %s\"", r->id, why);
-        regions_failed(&t->table, r, FALLBACK_HIDDEN_WORK);
+        char unseen[320];
+        snprintf(unseen, sizeof unseen, "work may reach the GPU unseen: %s", why);
+        not_graphed(t, r, FALLBACK_HIDDEN_WORK, unseen, unseen);
         return;
     }
     bool unsupported;
     struct region_graph *g = region_graph_build(&t->records, why, sizeof why, &unsupported);
     if (g == NULL) {
-        log_info("region %u: not graphed: %s", r->id, why);
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"%s\"", r->id, why);
-        regions_failed(&t->table, r, unsupported ? FALLBACK_UNSUPPORTED : FALLBACK_GRAPH_ERROR);
+        not_graphed(t, r, unsupported ? FALLBACK_UNSUPPORTED : FALLBACK_GRAPH_ERROR, why, why);
         return;
     }
     unsigned nodes, streams;
@@ -532,9 +556,7 @@ static void build_graph(struct tracker *t)
              streams, streams == 1 ? "" : "s");
     trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u,\"path\":\"fast\"", r->id, nodes,
                 streams);
-    r->robust = false;
-    keep_graph(t, r, g);
-    payoff_start(&r->trial, policy.trial_pairs); /* from the next occurrence: this one built the graph */
+    keep_graph(t, r, g, false);
 }
 
 /* Ends the capture of a complete occurrence on the robust path: update (or make) the graph, launch it; true if so. */
@@ -546,15 +568,13 @@ static bool finish_recapture(struct tracker *t)
     cudaError_t error;
     enum capture_outcome outcome = end_capture(t, &rc, true, &error);
     if (first && outcome != CAPTURE_RESUBMITTED) {
-        r->robust = true;
         log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
                  "cudaGraphExecUpdate)",
                  r->id, r->length);
         /* Its node count is the capture's, which holds work the shim did not see: give the calls it saw. */
         trace_event("graph_built", "\"region\":%u,\"calls\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
                     r->length, t->capture.stream_count);
-        keep_graph(t, r, rc);
-        payoff_start(&r->trial, policy.trial_pairs); /* from the next occurrence: this one instantiated */
+        keep_graph(t, r, rc, true);
     } else if (first) {
         region_capture_destroy(rc);
     }
@@ -621,7 +641,7 @@ static enum fallback_reason boundary_reason(enum call_kind kind)
     }
 }
 
-/* Forgets the calls observed since the sequence began and what they followed; the next call starts a new one. */
+/* Forgets the calls observed and recorded since the sequence began and what they followed; the next call starts a new one. */
 static void forget_sequence(struct tracker *t)
 {
     t->observed_count = 0;
@@ -629,6 +649,7 @@ static void forget_sequence(struct tracker *t)
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
+    record_reset(&t->records);
 }
 
 /* Ends the current sequence before a boundary call is forwarded (NULL: a sync-free loop's cut): launch, build or learn. */
@@ -676,7 +697,6 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     trial_end(&t->trial, graphed, seen);
     forget_sequence(t);
     t->foreign_in_sequence = false;
-    record_reset(&t->records);
 }
 
 /* A sequence longer than any region: feed the period detector, and cut at the period once found. */
@@ -699,7 +719,6 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
     /* Whatever this sequence held back or recorded belongs to no cut: submit it, forget it. */
     if (t->pending)
         fall_back(t, FALLBACK_MISMATCH, "sync-free loop");
-    record_reset(&t->records);
     log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
     trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
     /* The calls so far are not a region; the next one starts the first cut. */
@@ -768,8 +787,9 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
         return;
     if (!(r->graph && r->robust)) {
         char why[256];
-        const char *reason = robust_path_reason(r, why, sizeof why);
-        if (reason == NULL || !capture_stream_eligible(stream)) {
+        /* The free test first: robust_path_reason may scan the loaded objects. */
+        const char *reason = capture_stream_eligible(stream) ? robust_path_reason(r, why, sizeof why) : NULL;
+        if (reason == NULL) {
             trial_passes_through(t, r);
             return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
         }
@@ -796,16 +816,13 @@ static void start_sequence(struct tracker *t, const struct call_sig *sig, cudaSt
  * the capture or one by one), and the call is made again as the program
  * made it, whose result is the one the program gets.
  */
-static void recapture_call(struct tracker *t, const struct call *c, cudaError_t *result)
+static void recapture_call(struct tracker *t, cudaError_t *result)
 {
-    set_pending(t, true);
-    note_held(t, c);
     struct saved_error saved;
     errors_save(&saved);
     const struct recorded *last = &t->records.calls[t->records.count - 1];
     cudaError_t err = capture_forward(&t->capture, &t->records, last);
     errors_restore(&saved);
-    *result = cudaSuccess;
     if (err == cudaSuccess)
         return;
     struct recorded failed = *last;
@@ -853,9 +870,13 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     if (position > 0 && t->mode != FOLLOW_NONE && position < r->length && c->kind == CALL_LAUNCH &&
         launch_matches(c, &r->sigs[position]))
         t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
-    else if (!follow_signature(t, c, src_memory, dst_memory))
+    else if (!follow_signature(t, c, src_memory, dst_memory)) {
+        cut_if_period_done(t); /* in a sync-free loop, a call that is not followed still counts towards the cut */
         return false;
-    return hold_or_record(t, c, src_memory, result);
+    }
+    bool held = hold_or_record(t, c, src_memory, result);
+    cut_if_period_done(t);
+    return held;
 }
 
 /* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
@@ -875,10 +896,8 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
         observe_sig(t, &sig);
         if (t->overflow && t->period == 0)
             look_for_period(t, &sig);
-        if (t->mode == FOLLOW_NONE) {
-            cut_if_period_done(t);
+        if (t->mode == FOLLOW_NONE)
             return false;
-        }
         if (!t->overflow) {
             /* Another known region may begin with the same calls. */
             struct region *other = regions_candidate(&t->table, t->observed, position + 1);
@@ -909,29 +928,21 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     if (t->mode == FOLLOW_RECAPTURE &&
         !capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
         fall_back(t, FALLBACK_UNSUPPORTED, why);
-        cut_if_period_done(t);
         return false;
     }
     if (!record_append(&t->records, c, src_memory)) {
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;
-        cut_if_period_done(t);
         return false;
     }
-    if (t->mode == FOLLOW_RECORD) {
-        cut_if_period_done(t);
+    if (t->mode == FOLLOW_RECORD)
         return false;
-    }
-    if (t->mode == FOLLOW_RECAPTURE) {
-        recapture_call(t, c, result);
-        cut_if_period_done(t);
-        return true;
-    }
     set_pending(t, true);
     note_held(t, c);
     *result = cudaSuccess;
-    cut_if_period_done(t);
+    if (t->mode == FOLLOW_RECAPTURE)
+        recapture_call(t, result);
     return true;
 }
 
@@ -952,10 +963,10 @@ static bool shim_captures_stream(cudaStream_t stream)
 /* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
 static bool answer_capture_query(const struct call *c, cudaError_t *result)
 {
-    if (atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0 || !shim_captures_stream(c->stream))
-        return false;
     if (c->status_out == NULL)
         return false; /* let the runtime report the bad argument */
+    if (atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0 || !shim_captures_stream(c->stream))
+        return false;
     *c->status_out = cudaStreamCaptureStatusNone;
     *result = cudaSuccess;
     return true;
@@ -970,7 +981,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO)
         return answer_capture_query(c, result);
     in_engine = true;
-    if (__builtin_expect(atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (t->pending ? 1 : 0), 0))
+    if (__builtin_expect(others_hold_work(t), 0))
         submit_other_threads(t, interacts, c, FALLBACK_THREAD, hook_table[c->api].name);
     bool taken = false;
     tracker_lock(t);
@@ -998,14 +1009,14 @@ bool engine_call(const struct call *c, cudaError_t *result)
     case CALL_CAPTURE_INFO:
     case CALL_ERROR_CHECK:
         break; /* no effect on ordering */
-    case CALL_CAPTURE:
+    case CALL_CAPTURE: {
+        bool begins = c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
+                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph ||
+                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
         end_sequence(t, c);
-        if (c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
-            c->api == HOOK_ID_cudaStreamBeginCaptureToGraph || c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz)
-            atomic_fetch_add(&program_captures, 1);
-        else if (atomic_load(&program_captures) > 0)
-            atomic_fetch_sub(&program_captures, 1);
+        note_program_capture(begins ? 1 : -1);
         break;
+    }
     default:
         end_sequence(t, c);
         break;
@@ -1025,7 +1036,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
  */
 static bool inside_region(struct tracker *me, cudaStream_t stream, const char *name)
 {
-    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me->pending ? 1 : 0))
+    if (others_hold_work(me))
         return false;
     tracker_lock(me);
     bool taken = true;
@@ -1066,12 +1077,9 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     }
     /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
     static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
-    if (atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0))
+    if (others_hold_work(me))
         submit_other_threads(me, interacts, &foreign, FALLBACK_HIDDEN_WORK, name);
-    if (captures > 0)
-        atomic_fetch_add(&program_captures, 1);
-    else if (captures < 0 && atomic_load(&program_captures) > 0)
-        atomic_fetch_sub(&program_captures, 1);
+    note_program_capture(captures);
     if (me == NULL) {
         in_engine = false;
         return;
