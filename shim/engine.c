@@ -21,6 +21,7 @@
 #include "regions.h"
 #include "runtime.h"
 #include "shim.h"
+#include "stream_order.h"
 #include "summary.h"
 #include "trace.h"
 
@@ -258,8 +259,7 @@ static void note_moved_work(struct tracker *t)
 {
     struct saved_error saved;
     errors_save(&saved);
-    cudaError_t err = t->moved_work ? cudaSuccess
-                                    : REAL_CALL(cudaEventCreateWithFlags, &t->moved_work, cudaEventDisableTiming);
+    cudaError_t err = private_event(&t->moved_work);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaEventRecord, t->moved_work, cudaStreamLegacy);
     errors_restore(&saved);

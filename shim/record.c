@@ -39,21 +39,20 @@ static bool __attribute__((noinline)) arena_grow(struct record_list *list, size_
 /* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1. */
 static inline long arena_take(struct record_list *list, size_t n)
 {
-    size_t offset = (list->arena_used + 15) & ~(size_t)15;
+    size_t offset = align16(list->arena_used);
     if (__builtin_expect(offset + n > list->arena_capacity, 0) && !arena_grow(list, offset + n))
         return -1;
     list->arena_used = offset + n;
     return (long)offset;
 }
 
-/* Describes a call's shape for matching: its signature. */
 /* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count)
 {
     size_t total = 0;
     for (unsigned i = 0; i < count; i++)
         if (((sigs[i].copy_kind >> 8) & 0xf) == MEMORY_PAGEABLE)
-            total += (sigs[i].bytes + 15) & ~(uint64_t)15;
+            total += align16(sigs[i].bytes);
     return total;
 }
 

@@ -9,6 +9,12 @@
 #include "kernel_params.h"
 #include "signature.h"
 
+/* Rounds n up to a multiple of 16: the arena's blocks and the staging buffers' copies are laid out so. */
+static inline size_t align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
 /* Where a host pointer's memory lives, as far as copies care. */
 enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 
@@ -59,7 +65,7 @@ static inline void record_copy_params(unsigned char *block, const struct kernel_
 static inline bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
 {
     struct recorded *r = &list->calls[list->count];
-    size_t offset = (list->arena_used + 15) & ~(size_t)15;
+    size_t offset = align16(list->arena_used);
     if (call->kind != CALL_LAUNCH || list->count == list->capacity || r->layout == NULL ||
         r->layout->func != call->func || offset + r->layout->total > list->arena_capacity)
         return record_append_any(list, call, src_memory);

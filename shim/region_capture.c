@@ -19,6 +19,7 @@
 #include "errors.h"
 #include "region_capture.h"
 #include "runtime.h"
+#include "stream_order.h"
 
 struct region_capture {
     cudaGraphExec_t exec;
@@ -52,15 +53,9 @@ static cudaError_t prepare_staging(struct capture_session *s)
     err = REAL_CALL(cudaMallocHost, (void **)&s->staging, s->staging_needed);
     if (err == cudaSuccess)
         s->staging_size = s->staging_needed;
-    if (err == cudaSuccess && s->staging_free == NULL)
-        err = REAL_CALL(cudaEventCreateWithFlags, &s->staging_free, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = private_event(&s->staging_free);
     return err;
-}
-
-/* The room a staged copy of bytes takes in the staging buffer. */
-static size_t staged_size(size_t bytes)
-{
-    return (bytes + 15) & ~(size_t)15;
 }
 
 /* Starts a relaxed-mode capture on origin, which the program cannot see, with room to stage staging_bytes. */
@@ -72,8 +67,8 @@ cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t
         s->staging_needed = staging_bytes;
     /* Relaxed: the program's other calls (on this thread or others) stay legal while the shim captures. */
     cudaError_t err = prepare_staging(s);
-    if (err == cudaSuccess && s->fork == NULL)
-        err = REAL_CALL(cudaEventCreateWithFlags, &s->fork, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = private_event(&s->fork);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
@@ -119,9 +114,9 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
         *why = "the legacy or per-thread default stream cannot take part in a capture";
         return false;
     }
-    if (pageable_source && s->staging_used + staged_size(c->bytes) > s->staging_size) {
-        if (s->staging_needed < s->staging_used + staged_size(c->bytes))
-            s->staging_needed = s->staging_used + staged_size(c->bytes);
+    if (pageable_source && s->staging_used + align16(c->bytes) > s->staging_size) {
+        if (s->staging_needed < s->staging_used + align16(c->bytes))
+            s->staging_needed = s->staging_used + align16(c->bytes);
         *why = "the staging buffer for pageable copies is too small (it grows for the next time)";
         return false;
     }
@@ -167,7 +162,7 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
     if (r->staged) {
         unsigned char *copy = s->staging + s->staging_used;
         memcpy(copy, record_bytes(list, r), c->bytes);
-        s->staging_used += staged_size(c->bytes);
+        s->staging_used += align16(c->bytes);
         return REAL_CALL(cudaMemcpyAsync, c->dst, copy, c->bytes, c->copy_kind, c->stream);
     }
     err = record_forward(list, r, cudaStreamPerThread);
@@ -180,12 +175,6 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
     return cudaSuccess;
 }
 
-/* Makes sure a private join event exists. */
-static cudaError_t join_event(cudaEvent_t *event)
-{
-    return *event ? cudaSuccess : REAL_CALL(cudaEventCreateWithFlags, event, cudaEventDisableTiming);
-}
-
 /*
  * Makes the origin wait for every other stream's work so far: inside the
  * capture (the join cudaStreamEndCapture requires), and again after it,
@@ -193,15 +182,7 @@ static cudaError_t join_event(cudaEvent_t *event)
  */
 static cudaError_t join_others_to_origin(struct capture_session *s)
 {
-    cudaError_t err = cudaSuccess;
-    for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++) {
-        err = join_event(&s->joins[i]);
-        if (err == cudaSuccess)
-            err = REAL_CALL(cudaEventRecord, s->joins[i], s->streams[i]);
-        if (err == cudaSuccess)
-            err = REAL_CALL(cudaStreamWaitEvent, s->streams[0], s->joins[i], 0);
-    }
-    return err;
+    return streams_join_first(s->streams, s->stream_count, s->joins);
 }
 
 /* An executable graph for graph: rc's updated in place if it accepts it, else a new one; NULL on failure. */
@@ -248,13 +229,8 @@ static cudaError_t launch_in_order(struct capture_session *s, cudaGraphExec_t ex
         err = REAL_CALL(cudaEventRecord, s->staging_free, s->streams[0]);
         s->staging_in_flight = err == cudaSuccess;
     }
-    if (s->stream_count > 1 && err == cudaSuccess) {
-        err = join_event(&s->after);
-        if (err == cudaSuccess)
-            err = REAL_CALL(cudaEventRecord, s->after, s->streams[0]);
-        for (unsigned i = 1; i < s->stream_count && err == cudaSuccess; i++)
-            err = REAL_CALL(cudaStreamWaitEvent, s->streams[i], s->after, 0);
-    }
+    if (err == cudaSuccess)
+        err = streams_follow_first(s->streams, s->stream_count, &s->after);
     for (unsigned i = 0; i < s->event_count && err == cudaSuccess; i++)
         err = REAL_CALL(cudaEventRecord, s->events[i], s->streams[0]);
     return err;

@@ -11,6 +11,7 @@
 #include "region_graph.h"
 #include "runtime.h"
 #include "stream_facts.h"
+#include "stream_order.h"
 
 #define GRAPH_STREAMS_MAX 16
 
@@ -75,12 +76,6 @@ static struct cudaMemsetParams memset_params(const struct call *c)
     return p;
 }
 
-/* Creates an event without timing for joins. */
-static cudaError_t join_event(cudaEvent_t *event)
-{
-    return REAL_CALL(cudaEventCreateWithFlags, event, cudaEventDisableTiming);
-}
-
 /* Adds the node for one recorded call, after deps; fills gn. */
 static cudaError_t add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
                             const cudaGraphNode_t *deps, size_t ndeps, struct graph_node *gn, size_t *staging_used)
@@ -104,7 +99,7 @@ static cudaError_t add_node(struct region_graph *g, const struct record_list *li
         gn->dst = c->dst;
         if (r->staged) {
             gn->staging_offset = *staging_used;
-            *staging_used += (c->bytes + 15) & ~(size_t)15;
+            *staging_used += align16(c->bytes);
             gn->src = NULL; /* set once the staging buffer exists */
         } else {
             gn->src = c->src;
@@ -197,8 +192,8 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
     for (unsigned i = 0; i < list->count; i++)
         if (stream_index(g, list->calls[i].call.stream) < 0)
             return false;
-    for (unsigned i = 0; i < g->stream_count; i++) {
-        /* It waits for, and is waited for by, the legacy stream. */
+    for (unsigned i = 0; o->legacy >= 0 && i < g->stream_count; i++) {
+        /* It waits for, and is waited for by, the legacy stream (only add_legacy_barrier asks). */
         enum stream_kind kind = stream_kind_of(g->streams[i]);
         o->blocking[i] = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;
     }
@@ -241,11 +236,11 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
     /* Copies need the staging buffer's address: size it first. */
     for (unsigned i = 0; err == cudaSuccess && i < list->count; i++)
         if (list->calls[i].staged)
-            g->staging_size += (list->calls[i].call.bytes + 15) & ~(size_t)15;
+            g->staging_size += align16(list->calls[i].call.bytes);
     if (err == cudaSuccess && g->staging_size) {
         err = REAL_CALL(cudaMallocHost, (void **)&g->staging, g->staging_size);
         if (err == cudaSuccess)
-            err = REAL_CALL(cudaEventCreateWithFlags, &g->staging_free, cudaEventDisableTiming);
+            err = private_event(&g->staging_free);
     }
 
     for (unsigned i = 0; err == cudaSuccess && i < list->count; i++) {
@@ -292,10 +287,11 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
     free(deps);
     if (err == cudaSuccess)
         err = RT_CALL(cudaGraphInstantiate, &g->exec, g->graph, 0);
+    /* The launch's events, made now: a region that cannot have them is not graphed. */
     for (unsigned i = 1; err == cudaSuccess && i < g->stream_count; i++)
-        err = join_event(&g->before[i]);
+        err = private_event(&g->before[i]);
     if (err == cudaSuccess && g->stream_count > 1)
-        err = join_event(&g->after);
+        err = private_event(&g->after);
     errors_restore(&saved);
     if (err != cudaSuccess) {
         say_why(why, why_len, "building the graph failed: %s", cudaGetErrorName(err));
@@ -336,15 +332,13 @@ static inline bool args_differ(const struct graph_node *gn, const struct record_
     return false;
 }
 
-/* Brings one node up to date with a new occurrence; returns 1 if patched, 0 if not, -1 on error. */
+/* Brings one node up to date with a new occurrence (a kernel node: whose parameters differ); 1 if patched, 0 if not, -1 on error. */
 static int patch_node(struct region_graph *g, struct graph_node *gn, const struct record_list *list,
                       const struct recorded *r, cudaError_t *error)
 {
     const struct call *c = &r->call;
     switch (gn->kind) {
     case CALL_LAUNCH: {
-        if (!args_differ(gn, list, r))
-            return 0;
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
         struct cudaKernelNodeParams p = {.func = (void *)c->func, .gridDim = c->grid, .blockDim = c->block,
@@ -416,11 +410,8 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
                 memcpy(g->staging + g->nodes[i].staging_offset, record_bytes(list, &list->calls[i]),
                        list->calls[i].call.bytes);
     }
-    for (unsigned i = 1; *error == cudaSuccess && i < g->stream_count; i++) {
-        *error = REAL_CALL(cudaEventRecord, g->before[i], g->streams[i]);
-        if (*error == cudaSuccess)
-            *error = REAL_CALL(cudaStreamWaitEvent, g->streams[0], g->before[i], 0);
-    }
+    if (*error == cudaSuccess)
+        *error = streams_join_first(g->streams, g->stream_count, g->before);
     if (*error == cudaSuccess) {
         *error = REAL_CALL(cudaGraphLaunch, g->exec, g->streams[0]);
         if (*error != cudaSuccess)
@@ -429,11 +420,8 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     bool launched = *error == cudaSuccess;
     if (launched && g->staging)
         *error = REAL_CALL(cudaEventRecord, g->staging_free, g->streams[0]);
-    if (launched && g->stream_count > 1 && *error == cudaSuccess) {
-        *error = REAL_CALL(cudaEventRecord, g->after, g->streams[0]);
-        for (unsigned i = 1; *error == cudaSuccess && i < g->stream_count; i++)
-            *error = REAL_CALL(cudaStreamWaitEvent, g->streams[i], g->after, 0);
-    }
+    if (launched && *error == cudaSuccess)
+        *error = streams_follow_first(g->streams, g->stream_count, &g->after);
     errors_restore(&saved);
     if (launched && *error != cudaSuccess) {
         /* The work is submitted; only the joins after it failed.  Owe the error rather than resubmit. */
