@@ -652,15 +652,19 @@ static void forget_sequence(struct tracker *t)
     record_reset(&t->records);
 }
 
-/* Ends the current sequence before a boundary call is forwarded (NULL: a sync-free loop's cut): launch, build or learn. */
-static void end_sequence(struct tracker *t, const struct call *boundary)
+/*
+ * Ends the current sequence: launch, build or learn.  at_sync: before a
+ * boundary call is forwarded (false: a sync-free loop's cut); a replay it
+ * cuts short falls back for reason, naming the call (name).
+ */
+static void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name)
 {
     struct region *r = t->region;
     /* A sequence that matched r call by call is r: its signatures need not be written out, hashed and compared. */
     bool exactly_r = r != NULL && t->observed_stored == 0 && t->observed_count == r->length;
     if (!exactly_r)
         materialize_observed(t);
-    if (boundary && t->period) {
+    if (at_sync && t->period) {
         /* A sync ends the sync-free stretch: look for regions between syncs again. */
         t->period = 0;
         period_reset(t->periods);
@@ -668,8 +672,7 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     struct region *graphed = NULL; /* r, once its occurrence ran as its graph */
     if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
         if (t->records.count < r->length)
-            fall_back(t, boundary ? boundary_reason(boundary->kind) : FALLBACK_MISMATCH,
-                      boundary ? hook_table[boundary->api].name : "sync-free loop");
+            fall_back(t, reason, name);
         else if (t->mode == FOLLOW_REPLAY ? launch_replay(t) : finish_recapture(t))
             graphed = r;
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
@@ -697,6 +700,12 @@ static void end_sequence(struct tracker *t, const struct call *boundary)
     trial_end(&t->trial, graphed, seen);
     forget_sequence(t);
     t->foreign_in_sequence = false;
+}
+
+/* Ends the current sequence before runtime call c, a boundary, is forwarded. */
+static void end_sequence_before(struct tracker *t, const struct call *c)
+{
+    end_sequence(t, true, boundary_reason(c->kind), hook_table[c->api].name);
 }
 
 /* A sequence longer than any region: feed the period detector, and cut at the period once found. */
@@ -729,7 +738,7 @@ static void look_for_period(struct tracker *t, const struct call_sig *sig)
 static void cut_if_period_done(struct tracker *t)
 {
     if (t->period && t->observed_count >= t->period)
-        end_sequence(t, NULL);
+        end_sequence(t, false, FALLBACK_MISMATCH, "sync-free loop");
 }
 
 /* Why region r wants the robust path now (into why), or NULL for the fast path. */
@@ -853,12 +862,12 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
         dst_memory = c->copy_kind == cudaMemcpyHostToDevice ? MEMORY_DEVICE : memory_of(c->dst);
         /* A copy into pageable memory returns only once done: the program may read it at once. */
         if (dst_memory == MEMORY_PAGEABLE) {
-            end_sequence(t, c);
+            end_sequence_before(t, c);
             return false;
         }
         src_memory = c->copy_kind == cudaMemcpyDeviceToHost ? MEMORY_DEVICE : memory_of(c->src);
         if (src_memory == MEMORY_PAGEABLE && c->bytes > STAGING_MAX) {
-            end_sequence(t, c);
+            end_sequence_before(t, c);
             return false;
         }
     } else if (c->kind == CALL_SET) {
@@ -1000,7 +1009,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
             taken = follow_node_call(t, c, result);
             break;
         }
-        end_sequence(t, c); /* the program captures: stay out of its way */
+        end_sequence_before(t, c); /* the program captures: stay out of its way */
         break;
     case CALL_EVENT_CREATE:
     case CALL_STREAM_CREATE:
@@ -1013,12 +1022,12 @@ bool engine_call(const struct call *c, cudaError_t *result)
         bool begins = c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
                       c->api == HOOK_ID_cudaStreamBeginCaptureToGraph ||
                       c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
-        end_sequence(t, c);
+        end_sequence_before(t, c);
         note_program_capture(begins ? 1 : -1);
         break;
     }
     default:
-        end_sequence(t, c);
+        end_sequence_before(t, c);
         break;
     }
     tracker_unlock(t);
@@ -1086,9 +1095,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     }
     /* The sequence ends here, before the call. */
     tracker_lock(me);
-    if ((me->mode == FOLLOW_REPLAY || me->mode == FOLLOW_RECAPTURE) && me->records.count != me->region->length)
-        fall_back(me, FALLBACK_HIDDEN_WORK, name);
-    end_sequence(me, &foreign);
+    end_sequence(me, true, FALLBACK_HIDDEN_WORK, name);
     tracker_unlock(me);
     in_engine = false;
 }
