@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patterns.h"
 #include "stream_filter.h"
 
 static const char *const kind_names[] = {"legacy", "per_thread", "blocking", "non_blocking"};
@@ -39,25 +40,17 @@ static bool apply_item(const char *item, struct stream_filter *filter)
 bool stream_filter_parse(const char *text, struct stream_filter *filter, char *bad, size_t bad_len)
 {
     memset(filter, 0, sizeof *filter);
-    const char *p = text ? text : "";
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        size_t len = strcspn(p, ",");
-        size_t trimmed = len;
-        while (trimmed > 0 && p[trimmed - 1] == ' ')
-            trimmed--;
+    const char *p = text ? text : "", *start;
+    size_t len;
+    while ((start = list_next_item(&p, &len)), len > 0) {
         char item[64];
-        if (trimmed > 0) {
-            bool fits = trimmed < sizeof item;
-            snprintf(item, sizeof item, "%.*s", (int)trimmed, p);
-            if (!fits || !apply_item(item, filter)) {
-                snprintf(bad, bad_len, "%.*s", (int)trimmed, p);
-                memset(filter, 0, sizeof *filter);
-                return false;
-            }
+        bool fits = len < sizeof item;
+        snprintf(item, sizeof item, "%.*s", (int)len, start);
+        if (!fits || !apply_item(item, filter)) {
+            snprintf(bad, bad_len, "%.*s", (int)len, start);
+            memset(filter, 0, sizeof *filter);
+            return false;
         }
-        p += len;
     }
     return true;
 }
