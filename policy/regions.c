@@ -160,25 +160,37 @@ struct region *regions_graph_built(struct region_table *t, struct region *r, voi
     return victim;
 }
 
-/* Forgets an evicted region's graph; it must be learnt again. */
-void regions_evicted(struct region_table *t, struct region *r)
+/* Forgets r's graph, if it has one, and counts it out. */
+static void forget_graph(struct region_table *t, struct region *r)
 {
     if (r->graph) {
         r->graph = NULL;
         t->graphs--;
     }
+}
+
+/* Forgets an evicted region's graph; it must be learnt again. */
+void regions_evicted(struct region_table *t, struct region *r)
+{
+    forget_graph(t, r);
     r->stats.evictions++;
     r->state = REGION_LEARNING;
     r->stable = 0;
 }
 
-/* Records a successful replay of r; it clears r's failures unless r is on trial. */
-void regions_replayed(struct region_table *t, struct region *r, unsigned patched)
+/* Counts a replay of r, either path; it clears r's failures unless r is on trial. */
+static void count_replay(struct region_table *t, struct region *r)
 {
     r->last_used = ++t->clock;
     if (payoff_next(&r->trial) == PAYOFF_NONE)
         r->failures = 0;
     r->stats.replays++;
+}
+
+/* Records a successful replay of r; it clears r's failures unless r is on trial. */
+void regions_replayed(struct region_table *t, struct region *r, unsigned patched)
+{
+    count_replay(t, r);
     r->stats.calls_saved += r->length;
     r->stats.args_patched += patched;
 }
@@ -186,20 +198,14 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
 /* Records a replay of r on the robust path; it clears r's failures unless r is on trial. */
 void regions_recaptured(struct region_table *t, struct region *r)
 {
-    r->last_used = ++t->clock;
-    if (payoff_next(&r->trial) == PAYOFF_NONE)
-        r->failures = 0;
-    r->stats.replays++;
+    count_replay(t, r);
     r->stats.recaptures++;
 }
 
 /* Forgets r's graph; r stays known and is graphed again from its next occurrence. */
 void regions_graph_dropped(struct region_table *t, struct region *r)
 {
-    if (r->graph) {
-        r->graph = NULL;
-        t->graphs--;
-    }
+    forget_graph(t, r);
     r->state = REGION_WANTED;
 }
 

@@ -122,8 +122,8 @@ static void note_unwrapped(const char *symbol, const char *how)
                  symbol, how);
 }
 
-/* The shim's function to hand out instead of fn (libcuda's, for symbol), or fn itself. */
-static void *translate(const char *symbol, void *fn, const char *how)
+/* What to hand out for symbol when `how` (dlsym, cuGetProcAddress, cudaGetDriverEntryPoint) found fn: our wrapper if it is libcuda's, or fn itself. */
+void *driver_substitute(const char *symbol, void *fn, const char *how)
 {
     if (fn == NULL || !driver_resolve())
         return fn;
@@ -142,12 +142,6 @@ static void *translate(const char *symbol, void *fn, const char *how)
     if (driver_symbol_is_work(symbol))
         note_unwrapped(symbol, how);
     return fn;
-}
-
-/* What to hand out for name when `how` (dlsym, cudaGetDriverEntryPoint) found `found`: our wrapper if it is libcuda's. */
-void *driver_substitute(const char *name, void *found, const char *how)
-{
-    return translate(name, found, how);
 }
 
 /* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */
@@ -178,7 +172,7 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVer
         return CUDA_ERROR_NOT_FOUND;
     CUresult result = real(symbol, pfn, cudaVersion, flags, symbolStatus);
     if (result == CUDA_SUCCESS && pfn != NULL)
-        *pfn = translate(symbol, *pfn, "cuGetProcAddress");
+        *pfn = driver_substitute(symbol, *pfn, "cuGetProcAddress");
     return result;
 }
 
@@ -192,6 +186,6 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
         return CUDA_ERROR_NOT_FOUND;
     CUresult result = real(symbol, pfn, cudaVersion, flags);
     if (result == CUDA_SUCCESS && pfn != NULL)
-        *pfn = translate(symbol, *pfn, "cuGetProcAddress");
+        *pfn = driver_substitute(symbol, *pfn, "cuGetProcAddress");
     return result;
 }

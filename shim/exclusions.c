@@ -18,8 +18,8 @@ static struct stream_filter excluded_streams;
 void exclusions_configure(void)
 {
     char bad[64];
-    if (!stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad))
-        stream_filter_parse("", &excluded_streams, bad, sizeof bad); /* the options said so already */
+    /* A bad value leaves the filter empty; the options reported it and kept the default already. */
+    (void)stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad);
 }
 
 /* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL. */
