@@ -43,6 +43,15 @@ static void __attribute__((format(printf, 2, 3))) text_add(struct text *t, const
     }
 }
 
+/* Appends "name":n to a JSON object (first: no comma before it yet) if n is not 0. */
+static void text_add_count(struct text *t, bool *first, const char *name, unsigned long long n)
+{
+    if (n == 0)
+        return;
+    text_add(t, "%s\"%s\":%llu", *first ? "" : ",", name, n);
+    *first = false;
+}
+
 /* A stream's name for people and for the trace. */
 static void stream_label(cudaStream_t stream, char *buf, size_t len)
 {
@@ -139,22 +148,12 @@ void summary_at_exit(void)
     struct text t = {0};
     text_add(&t, "\"mode\":\"%s\",\"calls_total\":%llu,\"calls\":{", mode, profile.calls);
     bool first = true;
-    for (int id = 0; id < HOOK_COUNT; id++) {
-        unsigned long long n = observe_hook_calls(id);
-        if (n) {
-            text_add(&t, "%s\"%s\":%llu", first ? "" : ",", hook_table[id].name, n);
-            first = false;
-        }
-    }
+    for (int id = 0; id < HOOK_COUNT; id++)
+        text_add_count(&t, &first, hook_table[id].name, observe_hook_calls(id));
     text_add(&t, "},\"foreign_calls\":{");
     first = true;
-    for (int id = 0; id < DRIVER_COUNT; id++) {
-        unsigned long long n = foreign_calls(id);
-        if (n) {
-            text_add(&t, "%s\"%s\":%llu", first ? "" : ",", driver_table[id].name, n);
-            first = false;
-        }
-    }
+    for (int id = 0; id < DRIVER_COUNT; id++)
+        text_add_count(&t, &first, driver_table[id].name, foreign_calls(id));
     text_add(&t, "},\"streams\":[");
     if (t.buf)
         observe_each_stream(trace_stream, &t);
