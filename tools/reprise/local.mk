@@ -1,7 +1,8 @@
 ## The reprise command (tools/reprise/): run a program with the shim,
 ## check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
-## the installed one in $(libdir)).
+## the installed one in $(libdir)).  It shares the shim's option list
+## (policy/options.def) and how its choices are described (policy/values.c).
 
 bin_PROGRAMS = tools/reprise/reprise
 tools_reprise_reprise_SOURCES = \
@@ -12,7 +13,8 @@ tools_reprise_reprise_SOURCES = \
 	tools/reprise/chrome.c tools/reprise/chrome.h \
 	tools/reprise/trace_read.c tools/reprise/trace_read.h \
 	tools/reprise/elf_read.c tools/reprise/elf_read.h \
-	tools/reprise/json.c tools/reprise/json.h
+	tools/reprise/json.c tools/reprise/json.h \
+	policy/values.c policy/values.h
 tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $(CUDA_CPPFLAGS)
 
 TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh

@@ -10,7 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "reprise.h"
+#include "values.h"
+
+/* What each REPRISE_* option accepts, from policy/options.def (the shim's own list). */
+static const char *const option_choices[] = {
+#define OPTION(id, type, def, choices, help) [OPT_##id] = choices,
+#include "options.def"
+#undef OPTION
+};
 
 /* Whether value is one of the '|'-separated choices. */
 static bool one_of(const char *value, const char *choices)
@@ -26,6 +35,14 @@ static bool one_of(const char *value, const char *choices)
         c = bar + 1;
     }
     return false;
+}
+
+/* Dies saying that value is not one of the choices option accepts. */
+static void die_not_one_of(const char *option, const char *value, const char *choices)
+{
+    char expected[256];
+    describe_choices(choices, expected, sizeof expected);
+    die("%s %s is not valid (expected %s)", option, value, expected);
 }
 
 /* Whether a file exists and is readable. */
@@ -110,13 +127,13 @@ int cmd_run(int argc, char **argv)
             break;
         if (is_option(a, "--mode")) {
             const char *v = option_value(argc, argv, &i, "--mode");
-            if (!one_of(v, "off|observe|auto"))
-                die("--mode %s is not valid (expected off, observe or auto)", v);
+            if (!one_of(v, option_choices[OPT_MODE]))
+                die_not_one_of("--mode", v, option_choices[OPT_MODE]);
             set_env("REPRISE_MODE", v);
         } else if (is_option(a, "--log")) {
             const char *v = option_value(argc, argv, &i, "--log");
-            if (!one_of(v, "error|warn|info|debug"))
-                die("--log %s is not valid (expected error, warn, info or debug)", v);
+            if (!one_of(v, option_choices[OPT_LOG]))
+                die_not_one_of("--log", v, option_choices[OPT_LOG]);
             set_env("REPRISE_LOG", v);
         } else if (is_option(a, "--log-file")) {
             set_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
