@@ -31,6 +31,24 @@ void note(const char *fmt, ...)
     va_end(ap);
 }
 
+/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
+const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc)
+        die("option %s needs a value", name);
+    return argv[++*i];
+}
+
+/* Whether arg is option name, alone or as name=VALUE. */
+bool is_option(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void)
 {

@@ -100,7 +100,7 @@ static void print_regions(struct trace *t, double launch_us)
         for (size_t k = 0; k < r->fallback_kinds; k++)
             printf("%s%s %llu", k ? ", " : "", r->fallbacks[k].reason, r->fallbacks[k].count);
         if (r->not_graphed)
-            printf("%snot graphed: %s", r->fallback_kinds ? "; " : "; ", r->not_graphed);
+            printf("; not graphed: %s", r->not_graphed);
         printf("\n");
         saved += r->calls_saved;
     }
@@ -121,19 +121,15 @@ int cmd_report(int argc, char **argv)
     const char *chrome = NULL, *path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--launch-us") == 0 || strncmp(a, "--launch-us=", 12) == 0) {
-            const char *v = a[11] == '=' ? a + 12 : ++i < argc ? argv[i] : NULL;
-            if (v == NULL)
-                die("option --launch-us needs a value");
+        if (is_option(a, "--launch-us")) {
+            const char *v = option_value(argc, argv, &i, "--launch-us");
             char *end;
             errno = 0;
             launch_us = strtod(v, &end);
             if (end == v || *end || errno || launch_us < 0)
                 die("--launch-us %s is not valid (expected microseconds, e.g. 4 or 2.5)", v);
-        } else if (strcmp(a, "--chrome-trace") == 0 || strncmp(a, "--chrome-trace=", 15) == 0) {
-            chrome = a[14] == '=' ? a + 15 : ++i < argc ? argv[i] : NULL;
-            if (chrome == NULL)
-                die("option --chrome-trace needs a file name");
+        } else if (is_option(a, "--chrome-trace")) {
+            chrome = option_value(argc, argv, &i, "--chrome-trace");
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage();
             return 0;

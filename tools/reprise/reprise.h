@@ -2,12 +2,17 @@
 #ifndef REPRISE_TOOL_H
 #define REPRISE_TOOL_H
 
+#include <stdbool.h>
 #include <stdnoreturn.h>
 
 /* Prints "reprise: error: ..." on stderr and exits with status 2. */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "reprise: note: ..." on stderr. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
+const char *option_value(int argc, char **argv, int *i, const char *name);
+/* Whether arg is option name, alone or as name=VALUE. */
+bool is_option(const char *arg, const char *name);
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void);
 

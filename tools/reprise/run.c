@@ -87,24 +87,6 @@ static const char *find_library(const char *given)
     return path;
 }
 
-/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (*i + 1 >= argc)
-        die("option %s needs a value", name);
-    return argv[++*i];
-}
-
-/* Whether argv[i] is option name, alone or as name=VALUE. */
-static bool is_option(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
 /* Sets an environment variable or dies. */
 static void set_env(const char *name, const char *value)
 {
