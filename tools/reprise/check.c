@@ -42,7 +42,6 @@ struct object {
 
 /* Everything found, for the plain and the JSON report. */
 struct findings {
-    const char *program;
     char program_path[PATH_MAX];
     struct object *objects;
     size_t count;
@@ -119,20 +118,17 @@ static bool follow_script(char *path, size_t size)
     return true;
 }
 
-/* Adds an object to the findings. */
-static void add_object(struct findings *f, const char *name, const char *path)
+/* Adds an object to the findings and reads it; why it could not be read goes to why. */
+static struct object *add_object(struct findings *f, const char *name, const char *path, char *why, size_t why_len)
 {
-    struct object *bigger = realloc(f->objects, (f->count + 1) * sizeof *bigger);
-    if (bigger == NULL)
-        die("out of memory");
-    f->objects = bigger;
+    f->objects = xrealloc(f->objects, f->count + 1, sizeof *f->objects);
     struct object *o = &f->objects[f->count++];
     memset(o, 0, sizeof *o);
     o->name = strdup(name);
     o->path = path ? strdup(path) : NULL;
-    char why[PATH_MAX + 100];
     if (o->path)
-        o->read = elf_read(o->path, &o->elf, why, sizeof why);
+        o->read = elf_read(o->path, &o->elf, why, why_len);
+    return o;
 }
 
 /* Whether an object of this name was added already. */
@@ -233,7 +229,8 @@ static void add_libraries(struct findings *f, const char *object_path)
         char name[PATH_MAX], path[PATH_MAX];
         /* "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" or "\tlibfoo.so.1 => not found" */
         if (sscanf(line, " %4095s => %4095s", name, path) == 2 && strchr(name, '/') == NULL && !have_object(f, name)) {
-            add_object(f, name, strcmp(path, "not") == 0 ? NULL : path);
+            char why[PATH_MAX + 100];
+            add_object(f, name, strcmp(path, "not") == 0 ? NULL : path, why, sizeof why);
         }
     }
     free(line);
@@ -244,20 +241,17 @@ static void add_libraries(struct findings *f, const char *object_path)
 static void examine(struct findings *f)
 {
     char why[PATH_MAX + 100];
-    struct elf_info probe;
-    if (!elf_read(f->program_path, &probe, why, sizeof why))
+    const struct object *program = add_object(f, base_name(f->program_path), f->program_path, why, sizeof why);
+    if (!program->read)
         die("%s", why);
-    bool dynamic = probe.dynamic;
-    elf_free(&probe);
-    add_object(f, base_name(f->program_path), f->program_path);
-    if (dynamic)
+    if (program->elf.dynamic)
         add_libraries(f, f->program_path);
     const char *prog = base_name(f->program_path);
     f->interpreter = strncmp(prog, "python", 6) == 0;
     if (f->interpreter) {
         find_torch(f);
         if (f->torch_lib[0]) {
-            add_object(f, base_name(f->torch_lib), f->torch_lib);
+            add_object(f, base_name(f->torch_lib), f->torch_lib, why, sizeof why);
             add_libraries(f, f->torch_lib);
         }
     }
@@ -305,6 +299,12 @@ static bool needs_driver(const struct object *o)
     return false;
 }
 
+/* Whether an object launches through the driver API: a known library that does, or one linking libcuda itself. */
+static bool launches_through_driver(const struct object *o)
+{
+    return driver_launcher(o->name) || (needs_driver(o) && !is_runtime(o->name));
+}
+
 /* Prints the findings for people. */
 static void print_plain(const struct findings *f)
 {
@@ -339,10 +339,9 @@ static void print_plain(const struct findings *f)
     bool hidden = false;
     for (size_t i = 0; i < f->count; i++) {
         const struct object *o = &f->objects[i];
-        const char *lib = driver_launcher(o->name);
-        if (lib || (needs_driver(o) && !is_runtime(o->name))) {
+        if (launches_through_driver(o)) {
             printf("  %s launches through the driver API (seen through the shim's cuGetProcAddress and dlsym)%s\n",
-                   o->name, lib ? "" : " (it links libcuda.so directly)");
+                   o->name, driver_launcher(o->name) ? "" : " (it links libcuda.so directly)");
             hidden = true;
         }
         if (!o->path)
@@ -428,7 +427,7 @@ static void print_json(const struct findings *f)
     first = true;
     for (size_t i = 0; i < f->count; i++) {
         const struct object *o = &f->objects[i];
-        if (driver_launcher(o->name) || (needs_driver(o) && !is_runtime(o->name))) {
+        if (launches_through_driver(o)) {
             printf("%s", first ? "" : ",");
             json_write_string(stdout, o->name);
             first = false;
@@ -480,7 +479,7 @@ int cmd_check(int argc, char **argv)
         die("no program given: reprise check [--json] PROGRAM");
     /* Arguments after the program (python3 -c '...') are accepted and ignored: check never runs it. */
     program = argv[i];
-    struct findings f = {.program = program};
+    struct findings f = {0};
     if (!resolve_program(program, f.program_path, sizeof f.program_path))
         die("cannot find program %s%s", program, strchr(program, '/') ? "" : " in PATH");
     char script[PATH_MAX];

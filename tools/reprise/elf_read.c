@@ -17,11 +17,10 @@
 /* Appends a copy of s to a list. */
 static void add(char ***list, size_t *count, const char *s)
 {
-    char **bigger = realloc(*list, (*count + 1) * sizeof **list);
+    *list = xrealloc(*list, *count + 1, sizeof **list);
     char *copy = strdup(s);
-    if (bigger == NULL || copy == NULL)
+    if (copy == NULL)
         die("out of memory");
-    *list = bigger;
     (*list)[(*count)++] = copy;
 }
 

@@ -31,6 +31,15 @@ void note(const char *fmt, ...)
     va_end(ap);
 }
 
+/* realloc of n items of size bytes, or die. */
+void *xrealloc(void *p, size_t n, size_t size)
+{
+    void *q = realloc(p, n * size);
+    if (q == NULL)
+        die("out of memory");
+    return q;
+}
+
 /* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
 const char *option_value(int argc, char **argv, int *i, const char *name)
 {

@@ -3,12 +3,15 @@
 #define REPRISE_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdnoreturn.h>
 
 /* Prints "reprise: error: ..." on stderr and exits with status 2. */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "reprise: note: ..." on stderr. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* realloc of n items of size bytes, or die. */
+void *xrealloc(void *p, size_t n, size_t size);
 /* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
 const char *option_value(int argc, char **argv, int *i, const char *name);
 /* Whether arg is option name, alone or as name=VALUE. */

@@ -10,15 +10,6 @@
 #include "reprise.h"
 #include "trace_read.h"
 
-/* realloc or die. */
-static void *grow(void *p, size_t n, size_t size)
-{
-    void *q = realloc(p, n * size);
-    if (q == NULL)
-        die("out of memory");
-    return q;
-}
-
 /* The region an event is about (pid, tid, region), added when new. */
 static struct region_info *region_of(struct trace *t, const struct json *ev)
 {
@@ -34,7 +25,7 @@ static struct region_info *region_of(struct trace *t, const struct json *ev)
             return r;
         }
     }
-    t->regions = grow(t->regions, t->region_count + 1, sizeof *t->regions);
+    t->regions = xrealloc(t->regions, t->region_count + 1, sizeof *t->regions);
     struct region_info *r = &t->regions[t->region_count++];
     memset(r, 0, sizeof *r);
     r->pid = pid;
@@ -52,7 +43,7 @@ static void count_fallback(struct region_info *r, const char *reason)
             r->fallbacks[i].count++;
             return;
         }
-    r->fallbacks = grow(r->fallbacks, r->fallback_kinds + 1, sizeof *r->fallbacks);
+    r->fallbacks = xrealloc(r->fallbacks, r->fallback_kinds + 1, sizeof *r->fallbacks);
     r->fallbacks[r->fallback_kinds].reason = strdup(reason);
     r->fallbacks[r->fallback_kinds++].count = 1;
 }
@@ -131,7 +122,7 @@ void trace_read(const char *path, struct trace *t)
             t->truncated = true;
             t->truncated_line = number;
         }
-        t->events = grow(t->events, t->count + 1, sizeof *t->events);
+        t->events = xrealloc(t->events, t->count + 1, sizeof *t->events);
         t->events[t->count++] = ev;
         index_event(t, ev);
     }
