@@ -36,29 +36,31 @@ static void spend(long us)
         ;
 }
 
+/* Spends the microseconds variable `name` asks for (read once into *cached). */
+static void charge(atomic_long *cached, const char *name)
+{
+    long us = cost_us(cached, name);
+    if (us > 0)
+        spend(us);
+}
+
 /* Spends STANDIN_SUBMIT_US: an operation (or a graph launch) queued on a stream. */
 void host_cost_submit(void)
 {
     static atomic_long cached = -1;
-    long us = cost_us(&cached, "STANDIN_SUBMIT_US");
-    if (us > 0)
-        spend(us);
+    charge(&cached, "STANDIN_SUBMIT_US");
 }
 
 /* Spends STANDIN_GRAPH_UPDATE_US: a cudaGraphExecUpdate. */
 void host_cost_graph_update(void)
 {
     static atomic_long cached = -1;
-    long us = cost_us(&cached, "STANDIN_GRAPH_UPDATE_US");
-    if (us > 0)
-        spend(us);
+    charge(&cached, "STANDIN_GRAPH_UPDATE_US");
 }
 
 /* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
 void host_cost_graph_launch(void)
 {
     static atomic_long cached = -1;
-    long us = cost_us(&cached, "STANDIN_GRAPH_LAUNCH_US");
-    if (us > 0)
-        spend(us);
+    charge(&cached, "STANDIN_GRAPH_LAUNCH_US");
 }
