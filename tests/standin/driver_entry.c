@@ -20,14 +20,7 @@ cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void 
     cudaError_t e;
     if (!api_enter(&e))
         return e;
-    struct stream *s = NULL;
-    struct work w;
-    e = stream_get(h, ptsz, &s);
-    if (e == cudaSuccess) {
-        e = kernel_work_make(&w, func, grid, block, shmem, args);
-        e = e == cudaSuccess ? stream_submit(s, &w, NULL) : capture_fail(s, e);
-    }
-    return api_leave_quiet(e);
+    return api_leave_quiet(launch_on_stream(func, grid, block, args, shmem, h, ptsz));
 }
 
 /* Stream synchronisation through the driver (ptsz: NULL means the per-thread stream). */

@@ -126,9 +126,9 @@ out:
     return sticky_error();
 }
 
-/* Validates and queues (or captures) a launch on a stream handle. */
-static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                          cudaStream_t h, bool ptsz)
+/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream). */
+cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
+                             bool ptsz)
 {
     struct stream *s = NULL;
     struct work w;
@@ -143,28 +143,28 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    API(launch(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
 }
 
 /* cudaLaunchKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                   size_t sharedMem, cudaStream_t stream)
 {
-    API(launch(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
 }
 
 /* cudaLaunchCooperativeKernel: a launch like any other on the CPU. */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
 }
 
 /* cudaLaunchCooperativeKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
 }
 
 /* cudaLaunchKernelExC: launch attributes are accepted and ignored. */
@@ -172,7 +172,7 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *c, const void *func, void
 {
     CHECK(!c, cudaErrorInvalidValue);
     CHECK(c->numAttrs > 0 && !c->attrs, cudaErrorInvalidValue);
-    return launch(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz);
+    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz);
 }
 
 /* cudaLaunchKernelExC. */
@@ -240,14 +240,14 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-    API(launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false));
 }
 
 /* __cudaLaunchKernel with per-thread default stream semantics. */
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                     void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true));
 }
 
 /* Offset and size of a kernel parameter. */

@@ -288,6 +288,9 @@ cudaError_t kernel_run(struct kernel_work *k);
 /* Validates a launch and builds its work item (arguments copied). */
 cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 block,
                              size_t shmem, void **args);
+/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream). */
+cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
+                             bool ptsz);
 
 /* ------------------------------------------------------------ capture.c */
 
