@@ -50,6 +50,23 @@ run_seed_workers() {
         sed 's/\.fail$//' | tr '\n' ' ')"
 }
 
+# Fuzz tests, to show the comparison can fail: sets caught to the first "seed N, STANDIN_SEED=S" (program
+# seeds $4..$5, scheduler seeds 1-3) for which "$1 $2 N" prints other than $WORK/N.$3 (seeds without that
+# file are passed over); empty if none does.
+find_racy_seed() {
+    caught=
+    for seed in $(seq "$4" "$5"); do
+        [ -f "$WORK/$seed.$3" ] || continue
+        for s in 1 2 3; do
+            STANDIN_SEED=$s "$1" "$2" "$seed" > "$WORK/racy" 2>&1
+            if ! cmp -s "$WORK/racy" "$WORK/$seed.$3"; then
+                caught="seed $seed, STANDIN_SEED=$s"
+                return
+            fi
+        done
+    done
+}
+
 # Stand-in tests: runs program $2 (name $1) with STANDIN_SEED unset and then each seed from $4 on, and fails
 # unless it exits 0, prints the same every time, and prints what tests/standin/expected/$1.out recorded on
 # an H200 (tests/gpu/standin-vs-gpu.sh); a difference shows $3 lines of the diff.

@@ -149,16 +149,7 @@ done
 echo "dropping one call changed the output in $changed of $probe seeds"
 [ $((changed * 10)) -ge $((probe * 7)) ] || fail "dropping one call changed the output in only $changed of $probe seeds"
 # ... and so does reading results without the final sync, for some scheduler seed.
-caught=
-for seed in $(seq "$first" $((first + probe - 1))); do
-    for s in 1 2 3; do
-        STANDIN_SEED=$s "$prog" --no-final-sync "$seed" > "$WORK/racy" 2>&1
-        if ! cmp -s "$WORK/racy" "$WORK/$seed.plain"; then
-            caught="seed $seed, STANDIN_SEED=$s"
-            break 2
-        fi
-    done
-done
+find_racy_seed "$prog" --no-final-sync plain "$first" $((first + probe - 1))
 if [ -n "$caught" ]; then
     echo "hashing without the final sync changed the output ($caught)"
 else

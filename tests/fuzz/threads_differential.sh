@@ -121,17 +121,7 @@ echo "engine (auto, defaults): graphs replayed in $replayed2 of $seeds seeds;" \
 
 # ---- the comparison can fail: without the GPU wait of a handoff the output depends on the scheduler
 probe=$((seeds < 40 ? seeds : 40))
-caught=
-for seed in $(seq "$first" $((first + probe - 1))); do
-    [ -f "$WORK/$seed.off" ] || continue
-    for s in 1 2 3; do
-        STANDIN_SEED=$s "$prog" --no-handoff-wait "$seed" > "$WORK/racy" 2>&1
-        if ! cmp -s "$WORK/racy" "$WORK/$seed.off"; then
-            caught="seed $seed, STANDIN_SEED=$s"
-            break 2
-        fi
-    done
-done
+find_racy_seed "$prog" --no-handoff-wait off "$first" $((first + probe - 1))
 if [ -n "$caught" ]; then
     echo "skipping the GPU wait of the handoffs changed the output ($caught)"
 else
@@ -143,8 +133,8 @@ fi
 for seed in 1916 1237; do
     differ=0
     for s in 1 2 3 4 5 6 7 8 9 10; do
-        env STANDIN_SEED=$s LD_PRELOAD="$SHIM" REPRISE_MODE=off "$prog" "$seed" > "$WORK/reg.off" 2> /dev/null
-        env STANDIN_SEED=$s LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 "$prog" "$seed" \
+        with_shim STANDIN_SEED=$s REPRISE_MODE=off "$prog" "$seed" > "$WORK/reg.off" 2> /dev/null
+        with_shim STANDIN_SEED=$s REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 "$prog" "$seed" \
             > "$WORK/reg.auto" 2> /dev/null
         cmp -s "$WORK/reg.off" "$WORK/reg.auto" || differ=$((differ + 1))
     done
