@@ -92,6 +92,19 @@ same_as_gpu() {
     fi
 }
 
+# The reprise command's tests: the command, and expect_error RC ARGS... (reprise ARGS exits RC and says
+# one line, "reprise: error: ...", on stderr).
+REPRISE="$top_builddir/tools/reprise/reprise"
+expect_error() {
+    expected_rc=$1
+    shift
+    "$REPRISE" "$@" > "$WORK/bad.out" 2> "$WORK/bad.err"
+    rc=$?
+    [ "$rc" -eq "$expected_rc" ] || fail "reprise $*: exit status $rc, expected $expected_rc"
+    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise $*: not one line on stderr"
+    expect_in "$WORK/bad.err" "reprise: error: "
+}
+
 # Skips the test (exit 77: a GPU test without a GPU, or without what it needs), saying why.
 skip() {
     echo "SKIP: $*" >&2

@@ -3,7 +3,6 @@
 # linked one (a program defining the runtime's functions itself), no CUDA at
 # all, a driver-API library, and bad input.
 . "${top_srcdir:-.}/tests/lib.sh"
-REPRISE="$top_builddir/tools/reprise/reprise"
 [ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
 
 # The stand-in runtime, linked dynamically: seen, with the hooked functions the program imports.
@@ -92,15 +91,9 @@ if [ -n "$PY" ] && [ -x "$PY" ]; then
 fi
 
 # Bad input.
-bad() {
-    "$REPRISE" check "$@" > /dev/null 2> "$WORK/bad.err"; rc=$?
-    [ "$rc" -eq 2 ] || fail "reprise check $*: exit status $rc, expected 2"
-    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise check $*: not one line on stderr"
-    expect_in "$WORK/bad.err" "reprise: error: "
-}
-bad
-bad --bogus ls
-bad "$WORK/no-such-program"
-bad no-such-program-anywhere-xyz
-echo 'not a program' > "$WORK/text"; bad "$WORK/text"
+expect_error 2 check
+expect_error 2 check --bogus ls
+expect_error 2 check "$WORK/no-such-program"
+expect_error 2 check no-such-program-anywhere-xyz
+echo 'not a program' > "$WORK/text"; expect_error 2 check "$WORK/text"
 finish

@@ -2,7 +2,6 @@
 # `reprise report`: a summary per region of a real trace, a trace cut
 # mid-line, bad files, and the Chrome trace timeline.
 . "${top_srcdir:-.}/tests/lib.sh"
-REPRISE="$top_builddir/tools/reprise/reprise"
 [ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
 
 # A real trace: query_sync graphs regions and falls back (mismatch, sync_inside).
@@ -52,22 +51,17 @@ grep -v '"ev":"exit"' "$WORK/q.trace" > "$WORK/noexit.trace"
 expect_in "$WORK/noexit.err" "no exit event"
 
 # Bad files: one line, "reprise: error: ...", non-zero status.
-bad() {
-    "$REPRISE" report "$@" > /dev/null 2> "$WORK/bad.err" && fail "reprise report $* succeeded"
-    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise report $*: not one line on stderr"
-    expect_in "$WORK/bad.err" "reprise: error: "
-}
-bad "$WORK/missing.trace"
-bad "$WORK"
-: > "$WORK/empty.trace"; bad "$WORK/empty.trace"
-printf '{"ev":"conf' > "$WORK/stub.trace"; bad "$WORK/stub.trace"
-{ echo 'not json'; cat "$WORK/q.trace"; } > "$WORK/garbage.trace"; bad "$WORK/garbage.trace"
-bad
-bad --bogus "$WORK/q.trace"
-bad --launch-us x "$WORK/q.trace"
-bad --chrome-trace "$WORK/no/such/dir.json" "$WORK/q.trace"
+expect_error 2 report "$WORK/missing.trace"
+expect_error 2 report "$WORK"
+: > "$WORK/empty.trace"; expect_error 2 report "$WORK/empty.trace"
+printf '{"ev":"conf' > "$WORK/stub.trace"; expect_error 2 report "$WORK/stub.trace"
+{ echo 'not json'; cat "$WORK/q.trace"; } > "$WORK/garbage.trace"; expect_error 2 report "$WORK/garbage.trace"
+expect_error 2 report
+expect_error 2 report --bogus "$WORK/q.trace"
+expect_error 2 report --launch-us x "$WORK/q.trace"
+expect_error 2 report --chrome-trace "$WORK/no/such/dir.json" "$WORK/q.trace"
 if [ -r "$WORK/q.trace" ] && [ "$(id -u)" -ne 0 ]; then
-    cp "$WORK/q.trace" "$WORK/locked.trace"; chmod 000 "$WORK/locked.trace"; bad "$WORK/locked.trace"
+    cp "$WORK/q.trace" "$WORK/locked.trace"; chmod 000 "$WORK/locked.trace"; expect_error 2 report "$WORK/locked.trace"
 fi
 
 # The Chrome trace: JSON, instants and region spans, per process and thread.

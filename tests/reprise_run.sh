@@ -2,7 +2,6 @@
 # `reprise run`: the shim preloaded (prepended to LD_PRELOAD), options set as
 # REPRISE_* variables, and the program's status, signals and streams passed through.
 . "${top_srcdir:-.}/tests/lib.sh"
-REPRISE="$top_builddir/tools/reprise/reprise"
 [ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
 SHIM_ABS=$(cd "$top_builddir/.libs" && pwd)/libreprise.so
 
@@ -45,21 +44,14 @@ expect_in "$WORK/loop.log" 'replayed as a graph'
 cmp -s "$top_srcdir/tests/standin/expected/launch_loop.out" "$WORK/loop.out" || fail "launch_loop's output changed under reprise run"
 
 # Bad input: one line, "reprise: error: ...", non-zero status.
-bad() {
-    expected_rc=$1; shift
-    "$REPRISE" "$@" > "$WORK/bad.out" 2> "$WORK/bad.err"; rc=$?
-    [ "$rc" -eq "$expected_rc" ] || fail "reprise $*: exit status $rc, expected $expected_rc"
-    [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise $*: not one line on stderr"
-    expect_in "$WORK/bad.err" "reprise: error: "
-}
-bad 2
-bad 2 frobnicate
-bad 2 run
-bad 2 run --bogus -- true
-bad 2 run --mode fast -- true
-bad 2 run --trace
-bad 2 run --library "$WORK/none.so" -- true
-bad 127 run -- "$WORK/no-such-program"
+expect_error 2
+expect_error 2 frobnicate
+expect_error 2 run
+expect_error 2 run --bogus -- true
+expect_error 2 run --mode fast -- true
+expect_error 2 run --trace
+expect_error 2 run --library "$WORK/none.so" -- true
+expect_error 127 run -- "$WORK/no-such-program"
 
 "$REPRISE" --help > "$WORK/help" || fail "reprise --help failed"
 expect_in "$WORK/help" "reprise run"
