@@ -114,9 +114,10 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
         *why = "the legacy or per-thread default stream cannot take part in a capture";
         return false;
     }
-    if (pageable_source && s->staging_used + align16(c->bytes) > s->staging_size) {
-        if (s->staging_needed < s->staging_used + align16(c->bytes))
-            s->staging_needed = s->staging_used + align16(c->bytes);
+    size_t staging_after = s->staging_used + align16(c->bytes);
+    if (pageable_source && staging_after > s->staging_size) {
+        if (s->staging_needed < staging_after)
+            s->staging_needed = staging_after;
         *why = "the staging buffer for pageable copies is too small (it grows for the next time)";
         return false;
     }
@@ -155,7 +156,7 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
     bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
     if (!joins_by_itself && (err = capture_join(s, c->stream)) != cudaSuccess)
         return err;
-    if (c->kind == CALL_EVENT_WAIT && !recorded_inside(s, c->event)) {
+    if (c->kind == CALL_EVENT_WAIT && !joins_by_itself) {
         /* An event recorded before the capture: a wait node keeps the dependency. */
         return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags | cudaEventWaitExternal);
     }
