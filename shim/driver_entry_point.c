@@ -31,16 +31,10 @@ static const char *const entry_names[ENTRY_COUNT] = {
     "cudaGetDriverEntryPointByVersion_ptsz"};
 static void *_Atomic entry_reals[ENTRY_COUNT];
 
-/* The runtime's function, found as the hooked ones are (real_lookup); NULL if it has none. */
+/* The runtime's function, found as the hooked ones are; NULL if it has none. */
 static void *entry_real(int which)
 {
-    void *fn = atomic_load_explicit(&entry_reals[which], memory_order_acquire);
-    if (fn)
-        return fn;
-    fn = real_lookup(entry_names[which]);
-    if (fn)
-        atomic_store_explicit(&entry_reals[which], fn, memory_order_release);
-    return fn;
+    return real_lookup_cached(&entry_reals[which], entry_names[which]);
 }
 
 /* Swaps what the runtime found for the shim's wrapper, when it is one of libcuda's wrapped functions. */

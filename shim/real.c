@@ -35,9 +35,18 @@ void *real_lookup(const char *name)
 /* Looks up the real function (NULL if the runtime does not have it). */
 void *real_resolve(enum hook_id id)
 {
-    void *fn = real_lookup(hook_table[id].name);
+    return real_lookup_cached(&real_functions[id], hook_table[id].name);
+}
+
+/* The runtime's function called name (real_lookup), kept in *slot once found; NULL if it has none. */
+void *real_lookup_cached(void *_Atomic *slot, const char *name)
+{
+    void *fn = atomic_load_explicit(slot, memory_order_acquire);
     if (fn)
-        atomic_store_explicit(&real_functions[id], fn, memory_order_release);
+        return fn;
+    fn = real_lookup(name);
+    if (fn)
+        atomic_store_explicit(slot, fn, memory_order_release);
     return fn;
 }
 

@@ -11,6 +11,9 @@ extern void *_Atomic real_functions[HOOK_COUNT];
 /* Looks up a function of the program's CUDA runtime by name (NULL if it has none). */
 void *real_lookup(const char *name);
 
+/* The runtime's function called name (real_lookup), kept in *slot once found; NULL if it has none. */
+void *real_lookup_cached(void *_Atomic *slot, const char *name);
+
 /* Looks up the real function (NULL if the runtime does not have it). */
 void *real_resolve(enum hook_id id);
 
