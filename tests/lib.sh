@@ -111,11 +111,17 @@ skip() {
     exit 77
 }
 
-# Skips unless $PYTHON imports torch and torch sees a CUDA device.
+# PyTorch tests: skips unless $PYTHON (default python3) imports torch and torch sees a CUDA device; then sets
+# LIMIT, a time limit to put before `env LD_PRELOAD=...` (so that the shim is preloaded into Python and its
+# children only), and Python's environment.
 require_torch() {
+    PYTHON=${PYTHON:-python3}
     command -v "$PYTHON" > /dev/null 2>&1 || skip "no $PYTHON"
     "$PYTHON" -c 'import torch; assert torch.cuda.is_available()' > "$WORK/probe" 2>&1 ||
         skip "$PYTHON has no torch, or torch sees no CUDA device: $(tail -1 "$WORK/probe")"
+    LIMIT=
+    command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
+    export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 }
 
 # At exit, whatever the way out: with GPU_SUITE_KEEP set (tools/gpu-suite), copies what the test wrote there.

@@ -9,15 +9,7 @@
 # GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 script="$top_srcdir/kernels/torch/tiny_ops.py"
-PYTHON=${PYTHON:-python3}
-
 require_torch
-
-# The time limit goes before `env LD_PRELOAD=...`, so that the shim is
-# preloaded into Python and its children only.
-LIMIT=
-command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
-export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 
 status=0
 $LIMIT "$PYTHON" "$script" > "$WORK/plain.out" 2> "$WORK/plain.err" || status=$?

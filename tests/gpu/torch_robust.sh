@@ -11,12 +11,7 @@
 # GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 script="$top_srcdir/kernels/torch/side_stream.py"
-PYTHON=${PYTHON:-python3}
-
 require_torch
-LIMIT=
-command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
-export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 
 status=0
 $LIMIT "$PYTHON" "$script" > "$WORK/plain.out" 2> "$WORK/plain.err" || status=$?
