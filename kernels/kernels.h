@@ -45,6 +45,15 @@ KERNEL void k_apply_coef(float *y, int n);
 /* *p = v from thread 0: with a bad p, a device fault (sticky error) */
 KERNEL void k_poke(int *p, int v);
 
+/* Words in k_big_arg's by-value table: 4000 bytes, a parameter of several KB
+   (the parameters total 4012 bytes, under the classic 4 KB limit). */
+#define K_BIG_ARG_WORDS 1000
+struct k_big_arg_table {
+    float w[K_BIG_ARG_WORDS];
+};
+/* y[i] = y[i] * 0.5f + t.w[i % K_BIG_ARG_WORDS]: a by-value struct of several KB */
+KERNEL void k_big_arg(float *y, struct k_big_arg_table t, int n);
+
 /*
  * k_coef, four floats read by k_apply_coef, is a __device__ variable set with
  * cudaMemcpyToSymbol(k_coef_symbol(), ...). Without -rdc nvcc keeps its host

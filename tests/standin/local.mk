@@ -30,6 +30,7 @@ kernels_libkernels_cpu_la_SOURCES = kernels/kernels.h kernels/cpu/cpu_kernel.h \
 	kernels/cpu/k_add_step.c \
 	kernels/cpu/k_apply_coef.c \
 	kernels/cpu/k_axpy.c \
+	kernels/cpu/k_big_arg.c \
 	kernels/cpu/k_combine.c \
 	kernels/cpu/k_empty.c \
 	kernels/cpu/k_fill.c \
@@ -174,6 +175,7 @@ STANDIN_GPU_KERNELS = \
 	kernels/k_add_step.gpu.o \
 	kernels/k_apply_coef.gpu.o \
 	kernels/k_axpy.gpu.o \
+	kernels/k_big_arg.gpu.o \
 	kernels/k_combine.gpu.o \
 	kernels/k_empty.gpu.o \
 	kernels/k_fill.gpu.o \
@@ -200,7 +202,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/two_shapes.gpu \
 	tests/scenarios/two_threads.gpu
 CLEANFILES += $(STANDIN_GPU_KERNELS) $(STANDIN_GPU_BINS)
-EXTRA_DIST += kernels/k_add_step.cu kernels/k_apply_coef.cu kernels/k_axpy.cu kernels/k_combine.cu kernels/k_empty.cu kernels/k_fill.cu kernels/k_poke.cu kernels/k_reduce_sum.cu kernels/k_scale.cu
+EXTRA_DIST += kernels/k_add_step.cu kernels/k_apply_coef.cu kernels/k_axpy.cu kernels/k_big_arg.cu kernels/k_combine.cu kernels/k_empty.cu kernels/k_fill.cu kernels/k_poke.cu kernels/k_reduce_sum.cu kernels/k_scale.cu
 
 if HAVE_NVCC
 gpu-programs: $(STANDIN_GPU_BINS)
@@ -211,6 +213,8 @@ kernels/k_apply_coef.gpu.o: $(srcdir)/kernels/k_apply_coef.cu $(srcdir)/kernels/
 	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_apply_coef.cu
 kernels/k_axpy.gpu.o: $(srcdir)/kernels/k_axpy.cu $(srcdir)/kernels/kernels.h
 	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_axpy.cu
+kernels/k_big_arg.gpu.o: $(srcdir)/kernels/k_big_arg.cu $(srcdir)/kernels/kernels.h
+	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_big_arg.cu
 kernels/k_combine.gpu.o: $(srcdir)/kernels/k_combine.cu $(srcdir)/kernels/kernels.h
 	$(STANDIN_NVCC) -c -o $@ $(srcdir)/kernels/k_combine.cu
 kernels/k_empty.gpu.o: $(srcdir)/kernels/k_empty.cu $(srcdir)/kernels/kernels.h
