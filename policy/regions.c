@@ -57,12 +57,12 @@ static bool region_is(const struct region *r, const struct call_sig *sigs, unsig
     return true;
 }
 
-/* Drops the least recently used region without a graph, to make room. */
+/* Drops the least recently used region without a graph, to make room; a refused one is kept (it would be learnt again). */
 static void forget_one(struct region_table *t)
 {
     struct region *r, *tmp, *oldest = NULL;
     HASH_ITER(hh, t->by_hash, r, tmp)
-        if (r->graph == NULL && (oldest == NULL || r->last_used < oldest->last_used))
+        if (r->graph == NULL && r->state != REGION_REFUSED && (oldest == NULL || r->last_used < oldest->last_used))
             oldest = r;
     if (oldest)
         region_free(t, oldest);
@@ -182,8 +182,10 @@ void regions_evicted(struct region_table *t, struct region *r)
 static void count_replay(struct region_table *t, struct region *r)
 {
     r->last_used = ++t->clock;
-    if (payoff_next(&r->trial) == PAYOFF_NONE)
+    if (payoff_next(&r->trial) == PAYOFF_NONE) {
         r->failures = 0;
+        r->timeouts = 0;
+    }
     r->stats.replays++;
 }
 
@@ -206,18 +208,26 @@ void regions_recaptured(struct region_table *t, struct region *r)
 void regions_graph_dropped(struct region_table *t, struct region *r)
 {
     forget_graph(t, r);
-    r->state = REGION_WANTED;
+    if (r->state != REGION_REFUSED)
+        r->state = REGION_WANTED;
 }
 
-/* Records a failure of r; it backs off (longer each time it keeps failing). */
-void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
+/* Records a failure of r; it backs off (longer each time it keeps failing); true if that refused it for good. */
+bool regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
 {
     (void)t;
     r->failures++;
     r->stable = 0;
-    r->state = REGION_BACKOFF;
     if ((unsigned)reason < FALLBACK_REASON_COUNT)
         r->stats.fallbacks[reason]++;
+    if (r->state == REGION_REFUSED)
+        return false;
+    if (reason == FALLBACK_DEFERRAL_TIMEOUT && ++r->timeouts >= REGIONS_TIMEOUTS_MAX) {
+        r->state = REGION_REFUSED;
+        return true;
+    }
+    r->state = REGION_BACKOFF;
+    return false;
 }
 
 /* The name of a fallback reason, for logs ("mismatch"). */
@@ -236,6 +246,7 @@ const char *fallback_reason_name(enum fallback_reason reason)
         [FALLBACK_EXCLUDED] = "excluded",
         [FALLBACK_PROFILER] = "profiler",
         [FALLBACK_NOT_PAYING] = "not_paying",
+        [FALLBACK_DEFERRAL_TIMEOUT] = "deferral_timeout",
     };
     return (unsigned)reason < FALLBACK_REASON_COUNT ? names[reason] : "unknown";
 }
@@ -248,6 +259,7 @@ const char *region_state_name(enum region_state state)
     case REGION_WANTED: return "wanted";
     case REGION_GRAPHED: return "graphed";
     case REGION_BACKOFF: return "backoff";
+    case REGION_REFUSED: return "refused";
     }
     return "unknown";
 }

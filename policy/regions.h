@@ -15,7 +15,16 @@ enum region_state {
     REGION_WANTED,   /* stable: record its next occurrence and build a graph */
     REGION_GRAPHED,  /* has an executable graph: replay it */
     REGION_BACKOFF,  /* failed; waits for stable sightings before it is replayed again */
+    REGION_REFUSED,  /* never graphed again: its held-back work kept timing out (see REGIONS_TIMEOUTS_MAX) */
 };
+
+/*
+ * Deferral timeouts in a row (no successful replay between them) after
+ * which a region is refused: the first may be a host descheduled at the
+ * wrong moment, the second says the program waits for the GPU without a
+ * CUDA call, as it will every time.
+ */
+#define REGIONS_TIMEOUTS_MAX 2
 
 /* Why a replay or recording was abandoned and its calls passed through. */
 enum fallback_reason {
@@ -31,6 +40,7 @@ enum fallback_reason {
     FALLBACK_EXCLUDED,      /* it launches a kernel REPRISE_EXCLUDE_KERNELS names */
     FALLBACK_PROFILER,      /* a profiler is attached and REPRISE_PROFILER says step aside */
     FALLBACK_NOT_PAYING,    /* its trial found its graph no faster than passing through */
+    FALLBACK_DEFERRAL_TIMEOUT, /* held-back work waited REPRISE_DEFERRAL_TIMEOUT_US with no new call: submitted */
     FALLBACK_REASON_COUNT
 };
 
@@ -65,6 +75,7 @@ struct region {
     enum region_state state;
     unsigned stable;       /* sightings since it was created or last failed */
     unsigned failures;     /* failures since it last replayed successfully */
+    unsigned timeouts;     /* deferral timeouts since it last replayed successfully */
     uint64_t last_used;    /* the table's clock when last seen or replayed */
     void *graph;           /* the shim's executable graph, or NULL */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
@@ -135,11 +146,16 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
  */
 void regions_recaptured(struct region_table *t, struct region *r);
 
-/* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path). */
+/* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path), unless refused. */
 void regions_graph_dropped(struct region_table *t, struct region *r);
 
-/* Records a failure of r; it backs off (longer each time it keeps failing). */
-void regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason);
+/*
+ * Records a failure of r; it backs off (longer each time it keeps
+ * failing).  Returns true if that refused r for good (its deferral
+ * timeouts reached REGIONS_TIMEOUTS_MAX): the caller destroys its graph,
+ * if any, and passes it to regions_graph_dropped.
+ */
+bool regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason);
 
 /* Stable sightings a region in back-off needs before it is replayed again. */
 unsigned regions_backoff_needed(const struct region_table *t, const struct region *r);

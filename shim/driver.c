@@ -15,6 +15,7 @@
 #include "driver.h"
 #include "driver_table.h"
 #include "driver_work.h"
+#include "engine.h"
 #include "foreign.h"
 #include "log.h"
 #include "shim.h"
@@ -75,6 +76,17 @@ static CUresult driver_missing(enum driver_id id)
     return CUDA_ERROR_NOT_FOUND;
 }
 
+/* A capture query's answer, with the shim's own capture on stream (if it is the only one there) taken out. */
+static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstreamCaptureStatus *status)
+{
+    bool seen = (result == CUDA_SUCCESS && *status != CU_STREAM_CAPTURE_STATUS_NONE) ||
+                (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT && stream == cudaStreamLegacy);
+    if (!seen || !engine_hides_capture(stream))
+        return result;
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+
 /*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
@@ -91,11 +103,37 @@ static CUresult driver_missing(enum driver_id id)
         real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                            \
         if (__builtin_expect(real == NULL, 0))                                                            \
             return driver_missing(DRIVER_ID_##name);                                                      \
-        if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller))                            \
-            foreign_call(DRIVER_ID_##name, (const void *)(stream));                                       \
+        if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller) &&                          \
+            foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                                     \
+            CUresult result = real args; /* into the shim's capture */                                    \
+            engine_foreign_done();                                                                        \
+            return result;                                                                                \
+        }                                                                                                 \
         return real args;                                                                                 \
     }
+/*
+ * The capture queries: the driver's answer, except that a stream whose only
+ * capture is the shim's is "not capturing" to anyone but the runtime (whose
+ * own cudaStreamIsCapturing the shim answers) and the shim.  A library
+ * that saw the shim's capture would take its capture-safe path (cuBLAS
+ * allocates its workspace stream-ordered) and fail once the shim ends it.
+ */
+#define DRIVER_CAPTURE_QUERY(name, params, args, stream, status)                                          \
+    CUresult CUDAAPI name params                                                                          \
+    {                                                                                                     \
+        const void *caller = __builtin_return_address(0);                                                 \
+        shim_enter();                                                                                     \
+        typedef CUresult (*real_fn) params;                                                               \
+        real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                            \
+        if (__builtin_expect(real == NULL, 0))                                                            \
+            return driver_missing(DRIVER_ID_##name);                                                      \
+        CUresult result = real args;                                                                      \
+        if (shim_auto && status != NULL && !caller_is_runtime(caller))                                    \
+            result = hide_shim_capture((cudaStream_t)(stream), result, status);                           \
+        return result;                                                                                    \
+    }
 #include "driver_hooks.def"
+#undef DRIVER_CAPTURE_QUERY
 #undef DRIVER_HOOK
 
 /* The wrappers by id. */

@@ -16,6 +16,9 @@
 #undef cuStreamWriteValue32
 #undef cuStreamWriteValue64
 #undef cuStreamBatchMemOp
+#undef cuStreamDestroy
+#undef cuEventDestroy
+#undef cuStreamGetCaptureInfo
 
 /* The stream a driver call acts on, as driver_hooks.def names it. */
 #define DRIVER_STREAM_OR_LEGACY(s) ((s) ? (s) : CU_STREAM_LEGACY)

@@ -24,6 +24,7 @@
 #include "stream_order.h"
 #include "summary.h"
 #include "trace.h"
+#include "watchdog.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
 #define STAGING_MAX (16u << 20)
@@ -69,6 +70,15 @@ struct tracker {
     atomic_bool moved_pending;      /* set under the lock; read without it by foreign calls */
     cudaEvent_t moved_work;
     struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
+    /* For the watchdog: its own thread bumps activity as it holds a call back; the watchdog alone
+       writes watched_*, the activity it saw at round watched_round. */
+    atomic_uint activity;
+    atomic_bool forwarding;         /* a foreign call taken into the capture is being forwarded */
+    unsigned watched_activity;
+    unsigned long watched_round;
+    /* The first error of this thread's held-back calls that another thread (or the watchdog)
+       submitted: the program reads it from cudaGetLastError, as if it had submitted them itself. */
+    _Atomic cudaError_t error_from_others;
     unsigned thread_number;
     struct tracker *next;
 };
@@ -159,8 +169,10 @@ static void note_program_capture(int delta)
 static void set_pending(struct tracker *t, bool pending)
 {
     if (t->pending != pending) {
-        t->pending = pending;
+        __atomic_store_n(&t->pending, pending, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
         atomic_fetch_add(&pending_trackers, pending ? 1 : -1);
+        if (pending)
+            watchdog_note_held();
     }
     if (!pending) {
         t->held_stream_count = 0;
@@ -285,9 +297,14 @@ static void rejoin_moved_work(struct tracker *t)
 static void submit_held_back(struct tracker *t)
 {
     bool owner = t == self;
-    record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy);
-    if (!owner && holds_per_thread_work(t))
-        note_moved_work(t);
+    cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy);
+    if (!owner) {
+        cudaError_t none = cudaSuccess;
+        if (error != cudaSuccess)
+            atomic_compare_exchange_strong(&t->error_from_others, &none, error);
+        if (holds_per_thread_work(t))
+            note_moved_work(t);
+    }
     set_pending(t, false);
 }
 
@@ -327,6 +344,8 @@ static void release_held(struct tracker *t)
         submit_held_back(t);
 }
 
+static void destroy_graph_of(struct region *r);
+
 /* Gives up replaying: submits what was held back and backs the region off. */
 static void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail)
 {
@@ -334,13 +353,26 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
     materialize_observed(t);
     unsigned held = t->records.count;
     release_held(t);
-    regions_failed(&t->table, r, reason);
-    log_info("region %u: fell back after %u of %u calls (%s%s%s); passing through until it is stable again "
-             "(%u sightings)",
-             r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
-             regions_backoff_needed(&t->table, r));
+    bool refused = regions_failed(&t->table, r, reason);
+    if (refused)
+        log_info("region %u: fell back after %u of %u calls (%s%s%s); not graphed again: its held-back work "
+                 "timed out %u times in a row (the program waits for the GPU without a CUDA call)",
+                 r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
+                 r->timeouts);
+    else
+        log_info("region %u: fell back after %u of %u calls (%s%s%s); passing through until it is stable again "
+                 "(%u sightings)",
+                 r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
+                 regions_backoff_needed(&t->table, r));
     trace_event("fallback", "\"region\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
                 fallback_reason_name(reason), held, r->length);
+    if (refused) {
+        trace_event("not_graphed", "\"region\":%u,\"why\":\"deferral_timeout\"", r->id);
+        if (r->graph) {
+            destroy_graph_of(r);
+            regions_graph_dropped(&t->table, r);
+        }
+    }
     t->mode = FOLLOW_NONE;
     t->region = NULL;
 }
@@ -538,6 +570,10 @@ static void build_graph(struct tracker *t)
     }
     if (user_refuses(t, r))
         return;
+    if (!watchdog_ensure()) {
+        not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+        return;
+    }
     if (hidden_work_possible(why, sizeof why)) {
         char unseen[320];
         snprintf(unseen, sizeof unseen, "work may reach the GPU unseen: %s", why);
@@ -759,6 +795,10 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
         regions_failed(&t->table, r, FALLBACK_THREAD); /* see end_captures_for_second_thread */
         return false;
     }
+    if (!watchdog_ensure()) {
+        not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+        return false;
+    }
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
         log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
@@ -949,6 +989,9 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
         return false;
     set_pending(t, true);
     note_held(t, c);
+    /* The watchdog's sign of progress: a plain store, only this thread writes it. */
+    atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     *result = cudaSuccess;
     if (t->mode == FOLLOW_RECAPTURE)
         recapture_call(t, result);
@@ -969,12 +1012,22 @@ static bool shim_captures_stream(cudaStream_t stream)
     return found;
 }
 
+/* Whether the only capture a query about stream would see is the shim's (see engine.h). */
+bool engine_hides_capture(cudaStream_t stream)
+{
+    if (in_engine || atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0)
+        return false;
+    /* The legacy stream reports a blocking stream's capture as an error of its own: none of the shim's is the
+       program's (the shim captures nothing while the program does). */
+    return stream == cudaStreamLegacy || shim_captures_stream(stream);
+}
+
 /* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
 static bool answer_capture_query(const struct call *c, cudaError_t *result)
 {
     if (c->status_out == NULL)
         return false; /* let the runtime report the bad argument */
-    if (atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0 || !shim_captures_stream(c->stream))
+    if (!engine_hides_capture(c->stream))
         return false;
     *c->status_out = cudaStreamCaptureStatusNone;
     *result = cudaSuccess;
@@ -1051,8 +1104,14 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
         taken = capture_join(&me->capture, stream) == cudaSuccess;
-        if (!taken)
+        if (taken) {
+            /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
+            atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);
+            atomic_store_explicit(&me->activity, atomic_load_explicit(&me->activity, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+        } else {
             fall_back(me, FALLBACK_HIDDEN_WORK, name);
+        }
     } else {
         if (me->mode == FOLLOW_REPLAY) {
             /* Held back, it would be overtaken: submit it, and take the robust path from now on. */
@@ -1068,10 +1127,10 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
 }
 
 /* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
-void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable)
+bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable)
 {
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
-        return; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
+        return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
@@ -1082,7 +1141,7 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     }
     if (me && capturable && captures == 0 && capture_stream_eligible(stream) && inside_region(me, stream, name)) {
         in_engine = false;
-        return;
+        return atomic_load_explicit(&me->forwarding, memory_order_relaxed);
     }
     /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
     static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
@@ -1091,13 +1150,81 @@ void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     note_program_capture(captures);
     if (me == NULL) {
         in_engine = false;
-        return;
+        return false;
     }
     /* The sequence ends here, before the call. */
     tracker_lock(me);
     end_sequence(me, true, FALLBACK_HIDDEN_WORK, name);
     tracker_unlock(me);
     in_engine = false;
+    return false;
+}
+
+/* After a foreign call taken into this thread's capture has been forwarded. */
+void engine_foreign_done(void)
+{
+    if (self)
+        atomic_store_explicit(&self->forwarding, false, memory_order_relaxed);
+}
+
+/* Marks the calling thread as the watchdog's: its CUDA calls are the shim's own. */
+void engine_watchdog_thread(void)
+{
+    in_engine = true; /* never cleared: every call this thread makes is the shim's */
+}
+
+/* Whether any thread holds work back now. */
+bool engine_holds_work(void)
+{
+    return atomic_load(&pending_trackers) > 0;
+}
+
+/* The watchdog gives up waiting for t's next call: its held-back work is submitted, in order. */
+static void time_out(struct tracker *t)
+{
+    char detail[128];
+    snprintf(detail, sizeof detail, "thread %u added no call for %ld us", t->thread_number,
+             shim_options.num[OPT_DEFERRAL_TIMEOUT_US]);
+    fall_back(t, FALLBACK_DEFERRAL_TIMEOUT, detail);
+}
+
+/*
+ * One round of the watchdog.  Correct against the owner resuming at the
+ * same moment: the owner's calls and the submission both hold the
+ * tracker's lock, and the watchdog submits only if, under it, the work is
+ * still held and nothing was added since the last round.  The owner then
+ * finds its region fallen back, as after another thread's call.
+ */
+enum watchdog_round engine_watchdog_round(void)
+{
+    static unsigned long round;
+    round++;
+    if (atomic_load(&pending_trackers) == 0)
+        return atomic_load(&shut_down) ? ROUND_STOP : ROUND_IDLE;
+    pthread_mutex_lock(&trackers_lock);
+    if (atomic_load(&shut_down)) {
+        pthread_mutex_unlock(&trackers_lock); /* no CUDA call once the engine has shut down */
+        return ROUND_STOP;
+    }
+    for (struct tracker *t = trackers; t; t = t->next) {
+        if (!__atomic_load_n(&t->pending, __ATOMIC_RELAXED))
+            continue;
+        unsigned activity = atomic_load_explicit(&t->activity, memory_order_relaxed);
+        if (t->watched_round + 1 != round || t->watched_activity != activity ||
+            atomic_load_explicit(&t->forwarding, memory_order_relaxed)) {
+            t->watched_round = round;
+            t->watched_activity = activity;
+            continue;
+        }
+        tracker_lock(t);
+        if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) &&
+            atomic_load_explicit(&t->activity, memory_order_relaxed) == activity &&
+            !atomic_load_explicit(&t->forwarding, memory_order_relaxed))
+            time_out(t);
+        tracker_unlock(t);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+    return ROUND_HELD;
 }
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
@@ -1107,6 +1234,8 @@ cudaError_t engine_last_error(bool take)
        runtime keeps only the latest error, and so does the program's view. */
     cudaError_t latest = take ? REAL_CALL(cudaGetLastError) : REAL_CALL(cudaPeekAtLastError);
     cudaError_t owed = errors_owed(take);
+    if (owed == cudaSuccess && self && atomic_load_explicit(&self->error_from_others, memory_order_relaxed))
+        owed = take ? atomic_exchange(&self->error_from_others, cudaSuccess) : atomic_load(&self->error_from_others);
     return latest != cudaSuccess ? latest : owed;
 }
 

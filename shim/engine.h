@@ -26,8 +26,44 @@ bool engine_call(const struct call *call, cudaError_t *result);
  * thread's held-back work is submitted first, and this thread's region ends
  * there (a complete one is launched as its graph, an incomplete one falls
  * back).  captures is +1 for a capture begun, -1 for one ended, else 0.
+ * Returns true if the call goes into a capture of the shim's: the caller
+ * calls engine_foreign_done once it has forwarded it.
  */
-void engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable);
+bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable);
+
+/*
+ * After forwarding a foreign call that engine_foreign_call returned true
+ * for (it went into this thread's robust-path capture): the watchdog may
+ * end that capture again.
+ */
+void engine_foreign_done(void);
+
+/*
+ * Whether a capture query about stream must answer "not capturing": the
+ * only capture there is the shim's (a blocking stream's, for the legacy
+ * stream).  False for the shim's own queries.
+ */
+bool engine_hides_capture(cudaStream_t stream);
+
+/* What a watchdog round found. */
+enum watchdog_round {
+    ROUND_IDLE, /* no thread holds work back */
+    ROUND_HELD, /* some thread does (what waited too long was submitted) */
+    ROUND_STOP, /* the engine has shut down: the watchdog ends */
+};
+
+/* Marks the calling thread as the watchdog's: its CUDA calls are the shim's own, never a program thread's. */
+void engine_watchdog_thread(void);
+
+/*
+ * One round of the watchdog: work that a thread held back at the last
+ * round too, with no call added to it since, is submitted in order (the
+ * region falls back with deferral_timeout).
+ */
+enum watchdog_round engine_watchdog_round(void);
+
+/* Whether any thread holds work back now. */
+bool engine_holds_work(void);
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take);

@@ -10,16 +10,16 @@
 static atomic_ullong counts[DRIVER_COUNT];
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
-void foreign_call(enum driver_id id, const void *stream)
+bool foreign_call(enum driver_id id, const void *stream)
 {
     if (shim_counting)
         atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
-    if (shim_auto) {
-        enum driver_kind kind = driver_table[id].kind;
-        engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
-                            kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                            kind == DRIVER_KIND_CAPTURABLE);
-    }
+    if (!shim_auto)
+        return false;
+    enum driver_kind kind = driver_table[id].kind;
+    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
+                               kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
+                               kind == DRIVER_KIND_CAPTURABLE);
 }
 
 /* How many foreign calls of driver function id were seen. */

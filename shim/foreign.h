@@ -2,10 +2,16 @@
 #ifndef REPRISE_FOREIGN_H
 #define REPRISE_FOREIGN_H
 
+#include <stdbool.h>
+
 #include "driver_table.h"
 
-/* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
-void foreign_call(enum driver_id id, const void *stream);
+/*
+ * A wrapped driver function called by someone other than the runtime or
+ * the shim, on stream (NULL: none).  True if the call goes into the
+ * shim's capture: call engine_foreign_done once it is forwarded.
+ */
+bool foreign_call(enum driver_id id, const void *stream);
 
 /* How many foreign calls of driver function id were seen. */
 unsigned long long foreign_calls(enum driver_id id);

@@ -225,9 +225,14 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
     }
 }
 
-/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would. */
-void record_forward_all(const struct record_list *list, cudaStream_t per_thread)
+/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would, and the first is returned. */
+cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread)
 {
-    for (unsigned i = 0; i < list->count; i++)
-        (void)record_forward(list, &list->calls[i], per_thread);
+    cudaError_t first = cudaSuccess;
+    for (unsigned i = 0; i < list->count; i++) {
+        cudaError_t err = record_forward(list, &list->calls[i], per_thread);
+        if (first == cudaSuccess)
+            first = err;
+    }
+    return first;
 }

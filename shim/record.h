@@ -106,8 +106,8 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
  */
 cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread);
 
-/* Submits every recorded call one by one, in order (per_thread as above); errors stay in the runtime. */
-void record_forward_all(const struct record_list *list, cudaStream_t per_thread);
+/* Submits every recorded call one by one, in order (per_thread as above); returns the first error, which also stays in the runtime. */
+cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread);
 
 /* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,

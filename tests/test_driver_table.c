@@ -1,6 +1,7 @@
 /* Unit test of the driver table (shim/driver_hooks.def) and the work families (policy/driver_work.c). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "check.h"
@@ -13,10 +14,13 @@ int main(void)
     CHECK(DRIVER_COUNT > 100);
     for (int id = 0; id < DRIVER_COUNT; id++) {
         const char *name = driver_table[id].name;
-        /* Every wrapped function belongs to a work family, and the lookup finds it (names are unique). */
-        if (!driver_symbol_is_work(name))
-            fprintf(stderr, "not a work name: %s\n", name);
-        CHECK(driver_symbol_is_work(name));
+        /* Every wrapped function that adds or waits for work belongs to a work family (the others, boundaries
+           and capture queries, do not), and the lookup finds it (names are unique). */
+        enum driver_kind kind = driver_table[id].kind;
+        bool work = kind != DRIVER_KIND_BOUNDARY && kind != DRIVER_KIND_CAPTURE_QUERY;
+        if (driver_symbol_is_work(name) != work)
+            fprintf(stderr, "%s: %s a work name\n", name, work ? "not" : "wrongly");
+        CHECK(driver_symbol_is_work(name) == work);
         CHECK(driver_id_of(name) == id);
         /* A per-thread twin comes with its plain function. */
         size_t len = strlen(name);
@@ -39,14 +43,25 @@ int main(void)
     CHECK(driver_table[DRIVER_ID_cuMemcpyHtoDAsync_v2].kind == DRIVER_KIND_WORK);    /* may read pageable memory */
     CHECK(driver_table[DRIVER_ID_cuLaunchCooperativeKernel].kind == DRIVER_KIND_WORK);
     CHECK(driver_table[DRIVER_ID_cuStreamSynchronize].kind == DRIVER_KIND_WORK);
+    /* Every capture query, in every version and per-thread variant libcuda exports. */
+    const char *queries[] = {"cuStreamIsCapturing",       "cuStreamIsCapturing_ptsz",
+                             "cuStreamGetCaptureInfo",    "cuStreamGetCaptureInfo_ptsz",
+                             "cuStreamGetCaptureInfo_v2", "cuStreamGetCaptureInfo_v2_ptsz",
+                             "cuStreamGetCaptureInfo_v3", "cuStreamGetCaptureInfo_v3_ptsz"};
+    for (size_t i = 0; i < sizeof queries / sizeof *queries; i++)
+        CHECK(driver_id_of(queries[i]) >= 0 && driver_table[driver_id_of(queries[i])].kind == DRIVER_KIND_CAPTURE_QUERY);
+    CHECK(driver_table[DRIVER_ID_cuStreamDestroy_v2].kind == DRIVER_KIND_BOUNDARY);
+    CHECK(driver_table[DRIVER_ID_cuEventDestroy_v2].kind == DRIVER_KIND_BOUNDARY);
+    CHECK(driver_table[DRIVER_ID_cuStreamSetAttribute_ptsz].kind == DRIVER_KIND_BOUNDARY);
+    CHECK(driver_table[DRIVER_ID_cuCtxSetLimit].kind == DRIVER_KIND_BOUNDARY);
     CHECK(driver_id_of("cuLaunchKernel_ptsz") == DRIVER_ID_cuLaunchKernel_ptsz);
     CHECK(driver_id_of("cuMemcpyHtoDAsync_v2_ptsz") == DRIVER_ID_cuMemcpyHtoDAsync_v2_ptsz);
     CHECK(driver_id_of("cuMemcpy_ptds") == DRIVER_ID_cuMemcpy_ptds);
 
     /* Not wrapped, not work: handed out as they are. */
-    const char *other[] = {"cuStreamCreate", "cuEventCreate", "cuEventDestroy_v2", "cuEventElapsedTime_v2",
+    const char *other[] = {"cuStreamCreate", "cuEventCreate", "cuEventElapsedTime_v2",
                            "cuModuleLoadData", "cuLibraryGetKernel", "cuGetProcAddress", "cuMemGetInfo_v2",
-                           "cuCtxGetCurrent", "cuStreamIsCapturing", "cuStreamGetCaptureInfo_v3",
+                           "cuCtxGetCurrent", "cuStreamGetCaptureInfo_v4", "cuStreamUpdateCaptureDependencies",
                            "cuFuncGetAttribute", "cuMemAdvise_v2", "cuDeviceGet", "cuGetExportTable", ""};
     for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
         CHECK(!driver_symbol_is_work(other[i]));

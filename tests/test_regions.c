@@ -231,6 +231,40 @@ static void test_region_limit(void)
     CHECK(t.count == 0);
 }
 
+/* Deferral timeouts: one backs off like any failure, a second in a row refuses the region for good. */
+static void test_deferral_timeouts(void)
+{
+    struct region_table t;
+    struct call_sig a[5];
+    int graph_token;
+    struct region *r = one_graphed_region(&t, a, &graph_token);
+    CHECK(!regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT));
+    CHECK(r->state == REGION_BACKOFF && r->timeouts == 1);
+    regions_sighting(&t, a, 5);
+    regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_GRAPHED);
+    /* A successful replay in between forgives the first timeout. */
+    regions_replayed(&t, r, 0);
+    CHECK(r->timeouts == 0);
+    CHECK(!regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT));
+    /* Other failures between two timeouts do not forgive them. */
+    for (int i = 0; i < 2; i++)
+        regions_sighting(&t, a, 5);
+    CHECK(!regions_failed(&t, r, FALLBACK_MISMATCH));
+    CHECK(regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT));
+    CHECK(r->state == REGION_REFUSED && r->stats.fallbacks[FALLBACK_DEFERRAL_TIMEOUT] == 3);
+    CHECK(!regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT)); /* refused once, not again */
+    /* Its graph is dropped; it stays refused, whatever is seen. */
+    regions_graph_dropped(&t, r);
+    CHECK(r->graph == NULL && t.graphs == 0 && r->state == REGION_REFUSED);
+    for (int i = 0; i < 200; i++)
+        regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_REFUSED && regions_candidate(&t, a, 1) == NULL);
+    CHECK(strcmp(region_state_name(r->state), "refused") == 0);
+    CHECK(strcmp(fallback_reason_name(FALLBACK_DEFERRAL_TIMEOUT), "deferral_timeout") == 0);
+    regions_fini(&t);
+}
+
 int main(void)
 {
     test_learning();
@@ -240,6 +274,7 @@ int main(void)
     test_losing_trials();
     test_eviction();
     test_region_limit();
+    test_deferral_timeouts();
     CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
     CHECK(strcmp(fallback_reason_name(FALLBACK_NOT_PAYING), "not_paying") == 0);
     return check_result("test_regions");
