@@ -15,7 +15,9 @@ GPU_APP_FILES = \
 	kernels/apps/bad_launch.cu \
 	kernels/apps/overhead_loop.cu \
 	kernels/apps/bench_loop.cu \
-	kernels/apps/bench_suite.cu
+	kernels/apps/bench_suite.cu \
+	kernels/apps/host_flag_wait.cu \
+	kernels/apps/cg_blas.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -24,7 +26,9 @@ GPU_APPS = \
 	kernels/apps/bad_launch.gpu \
 	kernels/apps/overhead_loop.gpu \
 	kernels/apps/bench_loop.gpu \
-	kernels/apps/bench_suite.gpu
+	kernels/apps/bench_suite.gpu \
+	kernels/apps/host_flag_wait.gpu \
+	kernels/apps/cg_blas.gpu
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -57,6 +61,12 @@ kernels/apps/bench_loop.gpu: $(srcdir)/kernels/apps/bench_loop.cu $(srcdir)/kern
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bench_loop.cu
 kernels/apps/bench_suite.gpu: $(srcdir)/kernels/apps/bench_suite.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/bench_suite.cu
+
+## Issue 12's two programs: the host spinning on mapped memory, and a CG solver on cuBLAS and cuSPARSE.
+kernels/apps/host_flag_wait.gpu: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu
+kernels/apps/cg_blas.gpu: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
@@ -65,10 +75,12 @@ endif
 CLEANFILES += $(GPU_APPS)
 
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
-TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh
+TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
+	tests/gpu/library_and_flag.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
+	tests/gpu/library_and_flag.sh \
 	tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md
