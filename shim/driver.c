@@ -90,8 +90,10 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
 /*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
- * through; anything else is foreign work (shim/foreign.c).  Off mode only
- * forwards.  The result is the driver's, unchanged.
+ * through; anything else is foreign work (shim/foreign.c).  A boundary
+ * (BOUNDARY kind) is one whoever calls it, since the runtime calls that
+ * lead to it are not hooked; the shim's own are not (in_engine).  Off mode
+ * only forwards.  The result is the driver's, unchanged.
  */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
@@ -103,11 +105,17 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
         real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                            \
         if (__builtin_expect(real == NULL, 0))                                                            \
             return driver_missing(DRIVER_ID_##name);                                                      \
-        if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller) &&                          \
-            foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                                     \
-            CUresult result = real args; /* into the shim's capture */                                    \
-            engine_foreign_done();                                                                        \
-            return result;                                                                                \
+        if (__builtin_expect(shim_observing, 0)) {                                                       \
+            if (!caller_is_runtime(caller)) {                                                             \
+                if (foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                             \
+                    CUresult result = real args; /* into the shim's capture */                            \
+                    engine_foreign_done();                                                                \
+                    return result;                                                                        \
+                }                                                                                         \
+            } else if (DRIVER_KIND_##kind == DRIVER_KIND_BOUNDARY && shim_auto) {                         \
+                /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
+                (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false);                       \
+            }                                                                                             \
         }                                                                                                 \
         return real args;                                                                                 \
     }

@@ -987,7 +987,8 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     }
     if (t->mode == FOLLOW_RECORD)
         return false;
-    set_pending(t, true);
+    if (!t->pending)
+        set_pending(t, true); /* the region's first held-back call: the rest skip the call */
     note_held(t, c);
     /* The watchdog's sign of progress: a plain store, only this thread writes it. */
     atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + 1,
