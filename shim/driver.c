@@ -90,10 +90,11 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
 /*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
- * through; anything else is foreign work (shim/foreign.c).  A boundary
- * (BOUNDARY kind) is one whoever calls it, since the runtime calls that
- * lead to it are not hooked; the shim's own are not (in_engine).  Off mode
- * only forwards.  The result is the driver's, unchanged.
+ * through; anything else is foreign work (shim/foreign.c).  A setting
+ * changed (SETTING kind) is a boundary whoever calls it, since the runtime
+ * calls that lead to it are not hooked; the shim's own are not
+ * (in_engine).  Off mode only forwards.  The result is the driver's,
+ * unchanged.
  */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
@@ -112,7 +113,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
                     engine_foreign_done();                                                                \
                     return result;                                                                        \
                 }                                                                                         \
-            } else if (DRIVER_KIND_##kind == DRIVER_KIND_BOUNDARY && shim_auto) {                         \
+            } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false);                       \
             }                                                                                             \

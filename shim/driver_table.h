@@ -8,7 +8,8 @@ enum driver_kind {
     DRIVER_KIND_CAPTURABLE,    /* only enqueues work a capture records faithfully (driver_hooks.def says which) */
     DRIVER_KIND_CAPTURE_BEGIN, /* starts a capture */
     DRIVER_KIND_CAPTURE_END,   /* ends one */
-    DRIVER_KIND_BOUNDARY,      /* adds no work, but changes what held-back or captured work relies on */
+    DRIVER_KIND_BOUNDARY,      /* adds no work, but ends what held-back or captured work relies on (a destroy) */
+    DRIVER_KIND_SETTING,       /* changes a stream or context setting: a boundary whoever calls it */
     DRIVER_KIND_CAPTURE_QUERY, /* asks whether a stream captures: answered for the program's captures only */
 };
 

@@ -17,7 +17,7 @@ int main(void)
         /* Every wrapped function that adds or waits for work belongs to a work family (the others, boundaries
            and capture queries, do not), and the lookup finds it (names are unique). */
         enum driver_kind kind = driver_table[id].kind;
-        bool work = kind != DRIVER_KIND_BOUNDARY && kind != DRIVER_KIND_CAPTURE_QUERY;
+        bool work = kind != DRIVER_KIND_BOUNDARY && kind != DRIVER_KIND_SETTING && kind != DRIVER_KIND_CAPTURE_QUERY;
         if (driver_symbol_is_work(name) != work)
             fprintf(stderr, "%s: %s a work name\n", name, work ? "not" : "wrongly");
         CHECK(driver_symbol_is_work(name) == work);
@@ -52,8 +52,8 @@ int main(void)
         CHECK(driver_id_of(queries[i]) >= 0 && driver_table[driver_id_of(queries[i])].kind == DRIVER_KIND_CAPTURE_QUERY);
     CHECK(driver_table[DRIVER_ID_cuStreamDestroy_v2].kind == DRIVER_KIND_BOUNDARY);
     CHECK(driver_table[DRIVER_ID_cuEventDestroy_v2].kind == DRIVER_KIND_BOUNDARY);
-    CHECK(driver_table[DRIVER_ID_cuStreamSetAttribute_ptsz].kind == DRIVER_KIND_BOUNDARY);
-    CHECK(driver_table[DRIVER_ID_cuCtxSetLimit].kind == DRIVER_KIND_BOUNDARY);
+    CHECK(driver_table[DRIVER_ID_cuStreamSetAttribute_ptsz].kind == DRIVER_KIND_SETTING);
+    CHECK(driver_table[DRIVER_ID_cuCtxSetLimit].kind == DRIVER_KIND_SETTING);
     CHECK(driver_id_of("cuLaunchKernel_ptsz") == DRIVER_ID_cuLaunchKernel_ptsz);
     CHECK(driver_id_of("cuMemcpyHtoDAsync_v2_ptsz") == DRIVER_ID_cuMemcpyHtoDAsync_v2_ptsz);
     CHECK(driver_id_of("cuMemcpy_ptds") == DRIVER_ID_cuMemcpy_ptds);
