@@ -8,13 +8,24 @@
 SCEN="$top_builddir/tests/scenarios"
 EXPECTED="$top_srcdir/tests/standin/expected"
 
+# Every run under the shim has a time limit, so that a program the shim makes hang (host_flag_wait, whose
+# host waits for the GPU through memory, if held-back work were never submitted) fails instead of stalling.
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
+# with_shim, under the time limit (timeout runs a program, not with_shim, a shell function).
+limited_shim() {
+    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+}
+
 # NAME: the log line each scenario must show (a fixed string), with every region worth a graph.
+# host_flag_wait's region is held back while the host spins on memory: the watchdog must submit it.
 expectations='
 alternating_args|region 2: replayed as a graph (3 calls in one launch, 3 nodes patched)
 capture_status|region 2: replayed as a graph
 d2h_each|region 2: replayed as a graph
 event_timing|region 2: replayed as a graph
 fork_join|graph built (16 nodes on 3 streams)
+host_flag_wait|(deferral_timeout
 host_func|replayed as a graph
 launch_loop|region 2: replayed as a graph
 legacy_stream|region 2: replayed as a graph
@@ -35,7 +46,7 @@ while IFS='|' read -r name line; do
     prog="$SCEN/$name"
     [ -x "$prog" ] || { fail "$prog is not built"; continue; }
     for seed in 1 2 3; do
-        with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+        limited_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
             "$prog" > "$WORK/$name.$seed.out" 2> "$WORK/$name.$seed.log" || fail "$name (seed $seed) exited $?"
         if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.$seed.out"; then
             fail "$name (seed $seed): auto mode's output differs from the H200's without the shim"
@@ -44,7 +55,7 @@ while IFS='|' read -r name line; do
     done
     expect_in "$WORK/$name.1.log" "$line"
     # With the default policy too (short regions pass through): same results.
-    with_shim "$prog" > "$WORK/$name.default.out" 2> /dev/null || fail "$name with defaults exited $?"
+    limited_shim "$prog" > "$WORK/$name.default.out" 2> /dev/null || fail "$name with defaults exited $?"
     cmp -s "$EXPECTED/$name.out" "$WORK/$name.default.out" || fail "$name: default auto mode's output differs"
     echo "$name: ok"
 done <<EOF
@@ -60,6 +71,7 @@ capture_status|region 2: replayed on the robust path
 d2h_each|region 2: replayed on the robust path
 event_timing|region 2: replayed on the robust path
 fork_join|region 2: replayed on the robust path
+host_flag_wait|(deferral_timeout
 host_func|region 2: replayed on the robust path
 launch_loop|region 2: replayed on the robust path
 legacy_stream|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
@@ -78,7 +90,7 @@ while IFS='|' read -r name line; do
     [ -n "$name" ] || continue
     prog="$SCEN/$name"
     for seed in 1 2; do
-        with_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
+        limited_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
             STANDIN_SEED=$seed "$prog" > "$WORK/$name.robust.$seed.out" 2> "$WORK/$name.robust.$seed.log" ||
             fail "$name (robust, seed $seed) exited $?"
         if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out"; then
@@ -100,7 +112,7 @@ EOF
 while IFS='|' read -r name line; do
     [ -n "$name" ] || continue
     for seed in 1 2; do
-        with_shim REPRISE_REPLAY=robust REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
+        limited_shim REPRISE_REPLAY=robust REPRISE_TRIAL=2 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
             STANDIN_SEED=$seed "$SCEN/$name" > "$WORK/$name.trial.$seed.out" 2> "$WORK/$name.trial.$seed.log" ||
             fail "$name (trial, seed $seed) exited $?"
         cmp -s "$EXPECTED/$name.out" "$WORK/$name.trial.$seed.out" ||
@@ -115,6 +127,22 @@ while IFS='|' read -r name line; do
 done <<EOF
 $robust_expectations
 EOF
+
+# host_flag_wait (issue 12, case 1): the host waits for the GPU through mapped memory, with no CUDA call.
+# Held-back work it waits for is submitted by the watchdog (above: the same output, deferral_timeout in the
+# log), on both paths; a region that timed out twice is not graphed again (without that rule it would time
+# out again after each back-off); the trace names the fallback too.
+for log in "$WORK/host_flag_wait.1.log" "$WORK/host_flag_wait.robust.1.log"; do
+    expect_in "$log" "not graphed again"
+    n=$(grep -c '(deferral_timeout' "$log")
+    [ "$n" -ge 1 ] && [ "$n" -le 2 ] ||
+        fail "$log: $n deferral_timeout fallbacks, expected 1 or 2 (a region timing out twice is not graphed again)"
+done
+limited_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRACE="$WORK/flag.json" "$SCEN/host_flag_wait" > "$WORK/flag.out" 2> /dev/null ||
+    fail "host_flag_wait with a trace exited $?"
+cmp -s "$EXPECTED/host_flag_wait.out" "$WORK/flag.out" || fail "host_flag_wait with a trace: output differs"
+grep '"ev":"fallback"' "$WORK/flag.json" | grep -q '"reason":"deferral_timeout"' ||
+    fail "$WORK/flag.json: no fallback event with \"reason\":\"deferral_timeout\""
 
 # The trial's verdicts, made certain by giving the stand-in's calls a host cost, on both paths: a dear
 # cudaGraphExecUpdate (STANDIN_GRAPH_UPDATE_US, robust path) or cudaGraphLaunch (STANDIN_GRAPH_LAUNCH_US,

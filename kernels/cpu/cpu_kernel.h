@@ -54,6 +54,9 @@
 #define CPU_KERNEL_0(name)                                                    \
     CPU_KERNEL_BEGIN_(name, 0)                                                \
     CPU_KERNEL_END_(name, name())
+#define CPU_KERNEL_1(name, T0)                                                \
+    CPU_KERNEL_BEGIN_(name, 1) CPU_PARAM_(T0)                                 \
+    CPU_KERNEL_END_(name, name(CPU_ARG_(T0, 0)))
 #define CPU_KERNEL_2(name, T0, T1)                                            \
     CPU_KERNEL_BEGIN_(name, 2) CPU_PARAM_(T0) CPU_PARAM_(T1)                  \
     CPU_KERNEL_END_(name, name(CPU_ARG_(T0, 0), CPU_ARG_(T1, 1)))
@@ -66,5 +69,17 @@
     CPU_PARAM_(T3)                                                            \
     CPU_KERNEL_END_(name, name(CPU_ARG_(T0, 0), CPU_ARG_(T1, 1),              \
                                CPU_ARG_(T2, 2), CPU_ARG_(T3, 3)))
+#define CPU_KERNEL_5(name, T0, T1, T2, T3, T4)                                \
+    CPU_KERNEL_BEGIN_(name, 5) CPU_PARAM_(T0) CPU_PARAM_(T1) CPU_PARAM_(T2)   \
+    CPU_PARAM_(T3) CPU_PARAM_(T4)                                             \
+    CPU_KERNEL_END_(name, name(CPU_ARG_(T0, 0), CPU_ARG_(T1, 1),              \
+                               CPU_ARG_(T2, 2), CPU_ARG_(T3, 3),              \
+                               CPU_ARG_(T4, 4)))
+#define CPU_KERNEL_6(name, T0, T1, T2, T3, T4, T5)                            \
+    CPU_KERNEL_BEGIN_(name, 6) CPU_PARAM_(T0) CPU_PARAM_(T1) CPU_PARAM_(T2)   \
+    CPU_PARAM_(T3) CPU_PARAM_(T4) CPU_PARAM_(T5)                              \
+    CPU_KERNEL_END_(name, name(CPU_ARG_(T0, 0), CPU_ARG_(T1, 1),              \
+                               CPU_ARG_(T2, 2), CPU_ARG_(T3, 3),              \
+                               CPU_ARG_(T4, 4), CPU_ARG_(T5, 5)))
 
 #endif

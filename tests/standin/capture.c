@@ -453,7 +453,7 @@ static const cudaGraphEdgeData *zero_edges(size_t n)
 }
 
 /* cudaStreamGetCaptureInfo's body (CUDA 13 signature). */
-static cudaError_t capture_info(cudaStream_t h, enum cudaStreamCaptureStatus *st,
+cudaError_t capture_info(cudaStream_t h, enum cudaStreamCaptureStatus *st,
                                 unsigned long long *id, cudaGraph_t *graph,
                                 const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
                                 size_t *ndeps, bool ptsz)

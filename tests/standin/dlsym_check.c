@@ -4,7 +4,11 @@
  * libcuda's work functions come back as the shim's exports (their _ptsz
  * twins for the per-thread flag), everything else untouched; RTLD_NEXT
  * still resolves relative to the caller; an unknown version is handed
- * out as it is.
+ * out as it is; the allocations the fake cuBLAS uses are wrapped in every
+ * version. With the argument "capture" (tests/standin/capture_library.sh),
+ * only the driver's capture queries: every version and flavour of
+ * cuStreamIsCapturing and cuStreamGetCaptureInfo comes back as the shim's
+ * export of the same name, so that the shim can hide its own captures.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,8 +27,60 @@ static void *proc(get_proc_fn get_proc, const char *symbol, int version, cuuint6
     return get_proc(symbol, &fn, version, flags, &status) == CUDA_SUCCESS ? fn : NULL;
 }
 
-/* Checks each rule; exits nonzero on a failure. */
-int main(void)
+/* What get_proc hands out for symbol at a version and flags, and the export of the shim expected for it. */
+struct handed_out {
+    const char *symbol;
+    int version;
+    cuuint64_t flags;
+    const char *shim_export;
+};
+
+#define PT CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+
+/* The allocations and frees the fake cuBLAS asks for (already wrapped: driver_hooks.def's WORK). */
+static const struct handed_out allocations[] = {
+    {"cuMemAlloc", 13000, 0, "cuMemAlloc_v2"},
+    {"cuMemFree", 13000, 0, "cuMemFree_v2"},
+    {"cuMemAllocAsync", 13000, 0, "cuMemAllocAsync"},
+    {"cuMemAllocAsync", 13000, PT, "cuMemAllocAsync_ptsz"},
+    {"cuMemFreeAsync", 13000, 0, "cuMemFreeAsync"},
+    {"cuMemFreeAsync", 13000, PT, "cuMemFreeAsync_ptsz"},
+    {"cuMemHostAlloc", 13000, 0, "cuMemHostAlloc"},
+    {"cuMemFreeHost", 13000, 0, "cuMemFreeHost"},
+};
+
+/* Every version and flavour of the capture queries (issue 12: the shim must answer them itself). */
+static const struct handed_out capture_queries[] = {
+    {"cuStreamIsCapturing", 13000, 0, "cuStreamIsCapturing"},
+    {"cuStreamIsCapturing", 13000, PT, "cuStreamIsCapturing_ptsz"},
+    {"cuStreamGetCaptureInfo", 13000, 0, "cuStreamGetCaptureInfo_v3"},
+    {"cuStreamGetCaptureInfo", 13000, PT, "cuStreamGetCaptureInfo_v3_ptsz"},
+    {"cuStreamGetCaptureInfo", 12030, 0, "cuStreamGetCaptureInfo_v3"},
+    {"cuStreamGetCaptureInfo", 11030, 0, "cuStreamGetCaptureInfo_v2"},
+    {"cuStreamGetCaptureInfo", 11030, PT, "cuStreamGetCaptureInfo_v2_ptsz"},
+    {"cuStreamGetCaptureInfo", 10010, 0, "cuStreamGetCaptureInfo"},
+    {"cuStreamGetCaptureInfo", 10010, PT, "cuStreamGetCaptureInfo_ptsz"},
+};
+
+/* Checks that dlsym and get_proc hand out the shim's export for each entry (n of them). */
+static void check_handed_out(void *shim, void *libcuda, get_proc_fn get_proc, const struct handed_out *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *wrapper = dlsym(shim, h[i].shim_export);
+        if (wrapper == NULL)
+            fprintf(stderr, "dlsym_check: the shim exports no %s\n", h[i].shim_export);
+        CHECK(wrapper != NULL);
+        CHECK(dlsym(libcuda, h[i].shim_export) == wrapper);
+        void *got = proc(get_proc, h[i].symbol, h[i].version, h[i].flags);
+        if (got != wrapper)
+            fprintf(stderr, "dlsym_check: cuGetProcAddress(%s, %d, %s) is not the shim's %s\n", h[i].symbol,
+                    h[i].version, h[i].flags ? "per-thread" : "default", h[i].shim_export);
+        CHECK(got == wrapper);
+    }
+}
+
+/* Checks each rule (with "capture": the capture queries only); exits nonzero on a failure. */
+int main(int argc, char **argv)
 {
     void *shim = dlopen("libreprise.so", RTLD_LAZY | RTLD_NOLOAD);
     CHECK(shim != NULL); /* run preloaded */
@@ -36,6 +92,14 @@ int main(void)
     CHECK(libcuda != NULL);
     get_proc_fn get_proc = (get_proc_fn)dlsym(libcuda, "cuGetProcAddress_v2");
     CHECK(get_proc == (get_proc_fn)dlsym(shim, "cuGetProcAddress_v2"));
+    if (argc > 1 && strcmp(argv[1], "capture") == 0) {
+        check_handed_out(shim, libcuda, get_proc, capture_queries, sizeof capture_queries / sizeof *capture_queries);
+        return check_result("dlsym_check capture");
+    }
+    check_handed_out(shim, libcuda, get_proc, allocations, sizeof allocations / sizeof *allocations);
+    /* Not a work function: libcuda's own. */
+    void *device_pointer = proc(get_proc, "cuMemHostGetDevicePointer", 13000, 0);
+    CHECK(device_pointer != NULL && device_pointer == dlsym(libcuda, "cuMemHostGetDevicePointer_v2"));
     CHECK(dlsym(libcuda, "cuGetProcAddress") == dlsym(shim, "cuGetProcAddress"));
     CHECK(dlsym(libcuda, "cuLaunchKernel") == dlsym(shim, "cuLaunchKernel"));
     CHECK(dlsym(libcuda, "cuLaunchKernel_ptsz") == dlsym(shim, "cuLaunchKernel_ptsz"));

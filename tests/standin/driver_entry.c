@@ -13,27 +13,84 @@
 
 typedef int CUresult_standin; /* CUresult, without cuda.h next to the runtime's internal header */
 
+/* Body of a driver entry point: enter, evaluate call, leave without recording its error as the runtime's. */
+#define DRIVER_CALL(call)                                                     \
+    do {                                                                      \
+        cudaError_t driver_e_;                                                \
+        if (!api_enter(&driver_e_))                                           \
+            return driver_e_;                                                 \
+        return api_leave_quiet(call);                                         \
+    } while (0)
+
 /* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                                   cudaStream_t h, bool ptsz)
 {
-    cudaError_t e;
-    if (!api_enter(&e))
-        return e;
-    return api_leave_quiet(launch_on_stream(func, grid, block, args, shmem, h, ptsz));
+    DRIVER_CALL(launch_on_stream(func, grid, block, args, shmem, h, ptsz));
+}
+
+/* Runs the queue until a stream's last op has run. */
+static cudaError_t stream_sync(cudaStream_t h, bool ptsz)
+{
+    struct stream *s = NULL;
+    TRY(stream_get(h, ptsz, &s));
+    return sched_run_until(s->last_op);
 }
 
 /* Stream synchronisation through the driver (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_stream_sync(cudaStream_t h, bool ptsz)
 {
-    cudaError_t e;
-    if (!api_enter(&e))
-        return e;
-    struct stream *s = NULL;
-    e = stream_get(h, ptsz, &s);
-    if (e == cudaSuccess)
-        e = sched_run_until(s->last_op);
-    return api_leave_quiet(e);
+    DRIVER_CALL(stream_sync(h, ptsz));
+}
+
+/* The capture of a stream, as the runtime reports it. */
+cudaError_t standin_driver_capture_info(cudaStream_t h, bool ptsz, enum cudaStreamCaptureStatus *st,
+                                        unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps,
+                                        const cudaGraphEdgeData **edges, size_t *ndeps)
+{
+    DRIVER_CALL(capture_info(h, st, id, graph, deps, edges, ndeps, ptsz));
+}
+
+/* Device memory through the driver. */
+cudaError_t standin_driver_malloc(void **p, size_t size)
+{
+    DRIVER_CALL(size == 0 ? cudaErrorInvalidValue : mem_alloc(p, size, MEM_DEVICE));
+}
+
+/* Frees device memory through the driver. */
+cudaError_t standin_driver_free(void *p)
+{
+    DRIVER_CALL(mem_free(p, false));
+}
+
+/* Stream-ordered allocation through the driver. */
+cudaError_t standin_driver_malloc_async(void **p, size_t size, cudaStream_t h, bool ptsz)
+{
+    DRIVER_CALL(mem_malloc_async(p, size, h, ptsz));
+}
+
+/* Stream-ordered free through the driver. */
+cudaError_t standin_driver_free_async(void *p, cudaStream_t h, bool ptsz)
+{
+    DRIVER_CALL(mem_free_async(p, h, ptsz));
+}
+
+/* Pinned host memory through the driver. */
+cudaError_t standin_driver_host_alloc(void **p, size_t size, unsigned flags)
+{
+    DRIVER_CALL(mem_host_alloc(p, size, flags));
+}
+
+/* Frees pinned host memory through the driver. */
+cudaError_t standin_driver_free_host(void *p)
+{
+    DRIVER_CALL(mem_free(p, true));
+}
+
+/* The device address of pinned host memory through the driver. */
+cudaError_t standin_driver_host_device_pointer(void **dev, void *host, unsigned flags)
+{
+    DRIVER_CALL(mem_host_device_pointer(dev, host, flags));
 }
 
 #undef cudaGetDriverEntryPoint

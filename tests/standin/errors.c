@@ -16,7 +16,7 @@
 
 #include "standin.h"
 
-static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
 static cudaError_t sticky = cudaSuccess;
 static __thread cudaError_t last_error = cudaSuccess;
 static __thread bool in_host_function;
@@ -31,11 +31,11 @@ bool api_enter(cudaError_t *err)
         *err = cudaErrorNotPermitted;
         return false;
     }
-    pthread_mutex_lock(&api_lock);
+    pthread_mutex_lock(&global_lock);
     if (sticky != cudaSuccess) {
         last_error = sticky;
         *err = sticky;
-        pthread_mutex_unlock(&api_lock);
+        pthread_mutex_unlock(&global_lock);
         return false;
     }
     return true;
@@ -44,8 +44,26 @@ bool api_enter(cudaError_t *err)
 /* Releases the global lock without touching the last error (driver calls); returns err. */
 cudaError_t api_leave_quiet(cudaError_t err)
 {
-    pthread_mutex_unlock(&api_lock);
+    pthread_mutex_unlock(&global_lock);
     return err;
+}
+
+/* Takes the global lock for the stand-in's device thread. */
+void api_lock(void)
+{
+    pthread_mutex_lock(&global_lock);
+}
+
+/* Releases the global lock taken by api_lock. */
+void api_unlock(void)
+{
+    pthread_mutex_unlock(&global_lock);
+}
+
+/* Waits for cv with the global lock released meanwhile. */
+void api_wait(pthread_cond_t *cv)
+{
+    pthread_cond_wait(cv, &global_lock);
 }
 
 /* Records the call's error and releases the global lock. */
@@ -53,7 +71,7 @@ cudaError_t api_leave(cudaError_t err)
 {
     if (err != cudaSuccess && err != cudaErrorNotReady)
         last_error = err;
-    pthread_mutex_unlock(&api_lock);
+    pthread_mutex_unlock(&global_lock);
     return err;
 }
 

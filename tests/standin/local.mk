@@ -16,13 +16,13 @@ tests_standin_libcudart_standin_la_SOURCES = \
 	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c tests/standin/host_cost.c \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
-	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c \
+	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
 	tests/standin/driver_entry.c tests/standin/standin_driver.h
 tests_standin_libcudart_standin_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 ## -rpath makes libtool build a real shared library out of a check_ one.
 tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
-tests_standin_libcudart_standin_la_LIBADD = -ldl
+tests_standin_libcudart_standin_la_LIBADD = -ldl -lpthread
 
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
@@ -62,6 +62,7 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/d2h_each \
 	tests/scenarios/event_timing \
 	tests/scenarios/fork_join \
+	tests/scenarios/host_flag_wait \
 	tests/scenarios/host_func \
 	tests/scenarios/capture_status \
 	tests/scenarios/launch_loop \
@@ -89,6 +90,9 @@ tests_scenarios_event_timing_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_fork_join_SOURCES = tests/scenarios/fork_join.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_fork_join_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_fork_join_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_host_flag_wait_SOURCES = tests/scenarios/host_flag_wait.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_host_flag_wait_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_host_flag_wait_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_capture_status_SOURCES = tests/scenarios/capture_status.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_capture_status_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_capture_status_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -141,6 +145,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/d2h_each.out \
 	tests/standin/expected/event_timing.out \
 	tests/standin/expected/fork_join.out \
+	tests/standin/expected/host_flag_wait.out \
 	tests/standin/expected/host_func.out \
 	tests/standin/expected/capture_status.out \
 	tests/standin/expected/launch_loop.out \
@@ -187,6 +192,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/d2h_each.gpu \
 	tests/scenarios/event_timing.gpu \
 	tests/scenarios/fork_join.gpu \
+	tests/scenarios/host_flag_wait.gpu \
 	tests/scenarios/host_func.gpu \
 	tests/scenarios/capture_status.gpu \
 	tests/scenarios/launch_loop.gpu \
@@ -237,6 +243,8 @@ tests/scenarios/event_timing.gpu: $(srcdir)/tests/scenarios/event_timing.c $(src
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_timing.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/fork_join.gpu: $(srcdir)/tests/scenarios/fork_join.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/fork_join.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/host_flag_wait.gpu: $(srcdir)/tests/scenarios/host_flag_wait.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/host_flag_wait.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/capture_status.gpu: $(srcdir)/tests/scenarios/capture_status.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/capture_status.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/host_func.gpu: $(srcdir)/tests/scenarios/host_func.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
@@ -284,7 +292,8 @@ EXTRA_DIST += tests/bench/held_back.sh
 ## stand-in's own addresses (what cuGetProcAddress hands out) are its own,
 ## not the preloaded shim's exports of the same names, as in NVIDIA's.
 check_LTLIBRARIES += tests/standin/driver/libcuda.la tests/standin/libfakeblas.la
-tests_standin_driver_libcuda_la_SOURCES = tests/standin/libcuda.c tests/standin/standin_driver.h
+tests_standin_driver_libcuda_la_SOURCES = tests/standin/libcuda.c tests/standin/libcuda_capture.c \
+	tests/standin/libcuda_memory.c tests/standin/libcuda.h tests/standin/standin_driver.h
 tests_standin_driver_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_driver_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
 	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_private_)'
@@ -310,5 +319,30 @@ tests_scenarios_driver_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_standin_dlsym_check_SOURCES = tests/standin/dlsym_check.c tests/check.h
 tests_standin_dlsym_check_LDADD = $(STANDIN_LINK_LIBS) tests/standin/driver/libcuda.la -ldl
 tests_standin_dlsym_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
-TESTS += tests/standin/driver.sh
+check_PROGRAMS += tests/standin/test_driver_standin
+tests_standin_test_driver_standin_SOURCES = tests/standin/test_driver_standin.c tests/check.h
+tests_standin_test_driver_standin_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_test_driver_standin_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/driver.sh tests/standin/test_driver_standin
 EXTRA_DIST += tests/standin/driver.sh
+
+## Issue 12, case 2: a library that asks the driver whether its stream is
+## capturing and takes another path if so, as cuBLAS does
+## (tests/standin/fakecublas.c), in the shape of a conjugate-gradient loop
+## (tests/scenarios/cg_library), and tests/standin/capture_library.sh.
+check_LTLIBRARIES += tests/standin/libfakecublas.la
+tests_standin_libfakecublas_la_SOURCES = tests/standin/fakecublas.c tests/standin/fakecublas.h \
+	tests/standin/fakecublas_kernels.c tests/standin/fakecublas_kernels.h
+tests_standin_libfakecublas_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_libfakecublas_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+tests_standin_libfakecublas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^fakecublas_'
+tests_standin_libfakecublas_la_LIBADD = tests/standin/libcudart_standin.la -ldl
+check_PROGRAMS += tests/scenarios/cg_library
+tests_scenarios_cg_library_SOURCES = tests/scenarios/cg_library.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_cg_library_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+tests_scenarios_cg_library_LDADD = tests/standin/libfakecublas.la $(STANDIN_LINK_LIBS)
+## (The library finds the stand-in libcuda.so.1 on the search path, as cuBLAS finds the driver.)
+tests_scenarios_cg_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/capture_library.sh
+EXTRA_DIST += tests/standin/capture_library.sh

@@ -6,7 +6,9 @@
  * cudaHostAlloc), managed (cudaMallocManaged) and registered __device__
  * symbols apart; anything else is pageable host memory. New device memory
  * is filled with 0xCD bytes, so a program (or a shim) that reads memory
- * nobody wrote sees garbage, not zeros.
+ * nobody wrote sees garbage, not zeros. Pinned memory's device address is
+ * its host address (cudaHostGetDevicePointer, as with unified addressing);
+ * the first mapped allocation starts the device thread (device_thread.c).
  *
  * Rules measured on the H200 (tests/conformance.c):
  * - pinned memory counts as device-accessible: a HostToDevice copy needs a
@@ -206,7 +208,7 @@ void mem_release(void *ptr)
 /* ------------------------------------------------------------ allocation */
 
 /* Allocates memory of a kind after the capture-mode check. */
-static cudaError_t mem_alloc(void **out, size_t size, enum mem_kind kind)
+cudaError_t mem_alloc(void **out, size_t size, enum mem_kind kind)
 {
     CHECK(!out, cudaErrorInvalidValue);
     TRY(capture_check_unsafe());
@@ -232,18 +234,38 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
     API(mem_alloc(ptr, size, MEM_PINNED));
 }
 
-/* Checks cudaHostAlloc's flags, then allocates pinned memory. */
-static cudaError_t host_alloc(void **p, size_t size, unsigned flags)
+/* Checks cudaHostAlloc's flags, then allocates pinned memory; mapped memory starts the device thread. */
+cudaError_t mem_host_alloc(void **p, size_t size, unsigned flags)
 {
     const unsigned known = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
     CHECK(flags & ~known, cudaErrorInvalidValue);
-    return mem_alloc(p, size, MEM_PINNED);
+    TRY(mem_alloc(p, size, MEM_PINNED));
+    /* The host may now wait for the device by reading this memory, without a call: from here on the
+     * device must make progress by itself (device_thread.c). */
+    if (flags & cudaHostAllocMapped)
+        device_thread_start();
+    return cudaSuccess;
 }
 
 /* cudaHostAlloc. */
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    API(host_alloc(pHost, size, flags));
+    API(mem_host_alloc(pHost, size, flags));
+}
+
+/* The device address of pinned memory: the host address (one address space, as with UVA). */
+cudaError_t mem_host_device_pointer(void **dev, void *host, unsigned flags)
+{
+    CHECK(!dev || flags != 0, cudaErrorInvalidValue);
+    CHECK(mem_lookup(host, NULL, NULL) != MEM_PINNED, cudaErrorInvalidValue);
+    *dev = host;
+    return cudaSuccess;
+}
+
+/* cudaHostGetDevicePointer. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    API(mem_host_device_pointer(pDevice, pHost, flags));
 }
 
 /* Checks cudaMallocManaged's flags, then allocates managed memory. */
@@ -261,7 +283,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 }
 
 /* Frees an allocation of an allowed kind after waiting for the device. */
-static cudaError_t mem_free(void *p, bool host)
+cudaError_t mem_free(void *p, bool host)
 {
     TRY(capture_check_unsafe());
     if (!p)
@@ -290,7 +312,7 @@ cudaError_t cudaFreeHost(void *ptr)
 }
 
 /* Stream-ordered allocation: at once outside capture, a node inside. */
-static cudaError_t malloc_async(void **p, size_t size, cudaStream_t h, bool ptsz)
+cudaError_t mem_malloc_async(void **p, size_t size, cudaStream_t h, bool ptsz)
 {
     struct stream *s = NULL;
     CHECK(!p, cudaErrorInvalidValue);
@@ -314,17 +336,17 @@ static cudaError_t malloc_async(void **p, size_t size, cudaStream_t h, bool ptsz
 /* cudaMallocAsync. */
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    API(malloc_async(devPtr, size, hStream, false));
+    API(mem_malloc_async(devPtr, size, hStream, false));
 }
 
 /* cudaMallocAsync, per-thread default stream flavour. */
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    API(malloc_async(devPtr, size, hStream, true));
+    API(mem_malloc_async(devPtr, size, hStream, true));
 }
 
 /* Stream-ordered free: queued outside capture, a node inside. */
-static cudaError_t free_async(void *p, cudaStream_t h, bool ptsz)
+cudaError_t mem_free_async(void *p, cudaStream_t h, bool ptsz)
 {
     struct stream *s = NULL;
     TRY(stream_get(h, ptsz, &s));
@@ -339,13 +361,13 @@ static cudaError_t free_async(void *p, cudaStream_t h, bool ptsz)
 /* cudaFreeAsync. */
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
-    API(free_async(devPtr, hStream, false));
+    API(mem_free_async(devPtr, hStream, false));
 }
 
 /* cudaFreeAsync, per-thread default stream flavour. */
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
-    API(free_async(devPtr, hStream, true));
+    API(mem_free_async(devPtr, hStream, true));
 }
 
 /* ------------------------------------------------------------ copies */

@@ -2,8 +2,10 @@
 # Every scenario program against the stand-in: exits 0, prints the same for
 # several scheduler seeds, and matches the output recorded on an H200
 # (tests/standin/expected/NAME.out, see tests/gpu/standin-vs-gpu.sh).
+# host_flag_wait.out was recorded on the stand-in (an H200 printed the same
+# by hand; docs/standin.md): standin-vs-gpu.sh --record should take it over.
 . "${top_srcdir:-.}/tests/lib.sh"
-scenarios="alternating_args capture_status d2h_each event_timing fork_join host_func launch_loop
+scenarios="alternating_args capture_status d2h_each event_timing fork_join host_flag_wait host_func launch_loop
 legacy_stream malloc_in_loop own_graph pageable_h2d per_thread per_thread_threads query_sync
 symbol_update sync_free two_shapes two_threads"
 

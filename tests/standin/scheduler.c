@@ -11,7 +11,9 @@
  * independent work of different streams runs in a different order for each
  * seed, every dependency is respected, and the same seed gives the same run
  * (for a single host thread; several host threads interleave as the OS
- * schedules them). STANDIN_SEED sets the seed (default 1).
+ * schedules them). STANDIN_SEED sets the seed (default 1). Once the program
+ * owns mapped host memory, the device thread (device_thread.c) also runs
+ * ready ops by itself, without host waits.
  *
  * The fake clock advances by a fixed cost per op, so event timing is
  * deterministic, non-negative and ordered along every dependency chain.
@@ -81,8 +83,10 @@ uint64_t sched_submit(struct work *w, const uint64_t *preds, size_t npreds)
         op->unmet++;
     }
     HASH_ADD(hh, pending, id, sizeof op->id, op);
-    if (op->unmet == 0)
+    if (op->unmet == 0) {
         ptr_push((void ***)&ready, &nready, &capready, op);
+        device_thread_notify();
+    }
     return op->id;
 }
 
@@ -133,8 +137,10 @@ bool sched_step(void)
 
     for (size_t j = 0; j < op->nsucc; j++) {
         struct op *s = op->succ[j];
-        if (--s->unmet == 0)
+        if (--s->unmet == 0) {
             ptr_push((void ***)&ready, &nready, &capready, s);
+            device_thread_notify();
+        }
     }
     HASH_DEL(pending, op);
     work_release(&op->w);

@@ -74,6 +74,12 @@ cudaError_t api_leave(cudaError_t err);
 /* Releases the global lock without touching the last error (the driver
  * stand-in's calls: driver errors are not the runtime's); returns err. */
 cudaError_t api_leave_quiet(cudaError_t err);
+/* Takes the global lock for the stand-in's own device thread (no checks). */
+void api_lock(void);
+/* Releases the global lock taken by api_lock. */
+void api_unlock(void);
+/* Waits for cv, the global lock (held) released meanwhile. */
+void api_wait(pthread_cond_t *cv);
 /* The sticky error (cudaSuccess while the context is healthy). */
 cudaError_t sticky_error(void);
 /* Makes err the sticky error of the whole process. */
@@ -199,6 +205,13 @@ cudaError_t sched_run_all(void);
 /* The fake device clock, in nanoseconds. */
 uint64_t sched_now_ns(void);
 
+/* ------------------------------------------------------------ device_thread.c */
+
+/* Starts the thread that runs ready ops without host waits (once; mapped memory exists). */
+void device_thread_start(void);
+/* An op became ready: wakes the device thread if it runs. */
+void device_thread_notify(void);
+
 /* ------------------------------------------------------------ streams.c */
 
 struct stream {
@@ -264,6 +277,18 @@ enum mem_kind mem_lookup(const void *p, void **base, size_t *size);
 void mem_release(void *ptr);
 /* Device memory that lives until exit (graph allocation nodes). */
 void *mem_alloc_device(size_t n);
+/* cudaMalloc's body for a kind of memory (the capture-mode check first). */
+cudaError_t mem_alloc(void **out, size_t size, enum mem_kind kind);
+/* cudaFree's body (host: cudaFreeHost's): waits for the device, then frees. */
+cudaError_t mem_free(void *p, bool host);
+/* cudaHostAlloc's body (cudaHostAlloc* flags, the driver's CU_MEMHOSTALLOC_* have the same values). */
+cudaError_t mem_host_alloc(void **p, size_t size, unsigned flags);
+/* cudaHostGetDevicePointer's body. */
+cudaError_t mem_host_device_pointer(void **dev, void *host, unsigned flags);
+/* cudaMallocAsync's body: at once outside capture, a memory alloc node inside. */
+cudaError_t mem_malloc_async(void **p, size_t size, cudaStream_t h, bool ptsz);
+/* cudaFreeAsync's body: queued outside capture, a memory free node inside. */
+cudaError_t mem_free_async(void *p, cudaStream_t h, bool ptsz);
 /* Validates a copy and fills a 3-D parameter block for a 2-D copy. */
 cudaError_t copy_params_2d(struct cudaMemcpy3DParms *p, void *dst, size_t dpitch,
                            const void *src, size_t spitch, size_t width,
@@ -334,6 +359,10 @@ cudaError_t capture_wait_event(struct stream *s, struct event *ev, bool *handled
 void capture_record_event(struct stream *s, struct event *ev);
 /* True when some blocking stream is capturing. */
 bool capture_blocking_active(void);
+/* cudaStreamGetCaptureInfo's body (CUDA 13 signature; every output but st optional). */
+cudaError_t capture_info(cudaStream_t h, enum cudaStreamCaptureStatus *st, unsigned long long *id,
+                         cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+                         size_t *ndeps, bool ptsz);
 
 /* ------------------------------------------------------------ graph.c */
 

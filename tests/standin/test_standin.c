@@ -4,7 +4,9 @@
  * work is queued until a host wait needs it, queries make bounded progress,
  * the fake clock is ordered, arguments and pageable bytes are taken at call
  * time, cudaFree waits for queued work, host functions may not call the
- * runtime, graph nodes run in dependency order.
+ * runtime, graph nodes run in dependency order; once mapped memory exists,
+ * the device runs queued work without host waits (last: it cannot be
+ * undone).
  *
  * Device memory of the stand-in is host memory, so this test may look at it
  * directly to see whether queued work has run yet.
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -220,6 +223,52 @@ static void test_legacy_barrier(void)
     cudaFree(d);
 }
 
+/* Spins with no CUDA call until *p == want or 10 s passed; whether it got there. */
+static int spin_until(volatile const int *p, int want)
+{
+    time_t start = time(NULL);
+    while (*p != want)
+        if (time(NULL) - start > 10)
+            return 0;
+    return 1;
+}
+
+/* cudaHostAlloc(Mapped) starts the device: a kernel's write reaches the host with no call to wait in. */
+static void test_mapped_memory_progress(void)
+{
+    int pageable = 0, *pinned = NULL, *mapped = NULL, *dev = NULL;
+    CHECK(cudaHostGetDevicePointer((void **)&dev, &pageable, 0) == cudaErrorInvalidValue);
+    CHECK(cudaMallocHost((void **)&pinned, sizeof *pinned) == cudaSuccess);
+    CHECK(cudaHostGetDevicePointer((void **)&dev, pinned, 1) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    /* Pinned memory without the mapped flag starts nothing: the write waits for a host wait. */
+    *pinned = 0;
+    int v = 5;
+    void *args[] = {&pinned, &v};
+    dim3 one = {1, 1, 1};
+    CHECK(cudaLaunchKernel((const void *)k_poke, one, one, args, 0, s) == cudaSuccess);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    CHECK(*(volatile int *)pinned == 0);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess && *pinned == 5);
+
+    CHECK(cudaHostAlloc((void **)&mapped, sizeof *mapped, cudaHostAllocMapped) == cudaSuccess);
+    CHECK(cudaHostGetDevicePointer((void **)&dev, mapped, 0) == cudaSuccess && dev == mapped);
+    *(volatile int *)mapped = 0;
+    v = 7;
+    void *args2[] = {&dev, &v};
+    float *d = NULL;
+    cudaMalloc((void **)&d, N * sizeof(float));
+    fill(d, 1.0f, s); /* work ahead of the write, in the same queue */
+    CHECK(cudaLaunchKernel((const void *)k_poke, one, one, args2, 0, s) == cudaSuccess);
+    CHECK(spin_until(mapped, 7));
+    CHECK(d[0] == 1.0f);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    cudaFree(d);
+    CHECK(cudaFreeHost(mapped) == cudaSuccess);
+    CHECK(cudaFreeHost(pinned) == cudaSuccess);
+}
+
 /* Runs every test. */
 int main(void)
 {
@@ -232,5 +281,6 @@ int main(void)
     test_no_calls_from_host_functions();
     test_graph_order();
     test_legacy_barrier();
+    test_mapped_memory_progress();
     return check_result("test_standin");
 }
