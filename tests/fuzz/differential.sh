@@ -82,19 +82,32 @@ if [ "$1" = "--worker" ]; then
                     "--keep=I,J,... (body operations to keep) and --iters=N to both runs"
             } > "$o.fail"
         fi
-        # What the engine did: graphs built, replays, fallbacks by reason.
-        awk -v seed="$seed" '
+        # What the engine did: graphs built, replays, those of regions of 8 or more calls and the fallbacks of
+        # such replayed regions (disturbed), fallbacks by reason; and which stress kinds the program has (its
+        # "stress kinds:" line).
+        kinds=$(sed -n 's/^stress kinds: //p' "$o.plain" | awk '{ for (i = 1; i < NF; i += 2) if ($(i + 1) > 0) { printf "%s%s", sep, $i; sep = "," } }')
+        awk -v seed="$seed" -v kinds="${kinds:--}" '
             /"ev":"graph_built"/ { built++ }
             /"ev":"not_graphed"/ { not_graphed++ }
             /"ev":"period_found"/ { periods++ }
             /"ev":"evicted"/ { evicted++ }
-            /"ev":"region_summary"/ { if (match($0, /"replays":[0-9]+/)) replays += substr($0, RSTART + 10, RLENGTH - 10) }
-            /"ev":"fallback"/ { if (match($0, /"reason":"[a-z_]+"/)) why[substr($0, RSTART + 10, RLENGTH - 11)]++ }
+            /"ev":"region_summary"/ {
+                r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
+                replays += r
+                if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8 && r > 0) {
+                    long += r
+                    if (match($0, /"region":[0-9]+/)) disturbed += fell[substr($0, RSTART + 9, RLENGTH - 9)]
+                }
+            }
+            /"ev":"fallback"/ {
+                if (match($0, /"reason":"[a-z_]+"/)) why[substr($0, RSTART + 10, RLENGTH - 11)]++
+                if (match($0, /"region":[0-9]+/)) fell[substr($0, RSTART + 9, RLENGTH - 9)]++
+            }
             END {
-                printf "%s %d %d %d %d %d", seed, built, replays, not_graphed, periods, evicted
+                printf "%s %d %d %d %d %d %d %d %s", seed, built, replays, not_graphed, periods, evicted, long, disturbed, kinds
                 for (k in why) printf " %s=%d", k, why[k]
                 printf "\n"
-            }' "$o.trace" 2> /dev/null >> "$dir/stats.$$" || echo "$seed 0 0 0 0 0" >> "$dir/stats.$$"
+            }' "$o.trace" 2> /dev/null >> "$dir/stats.$$" || echo "$seed 0 0 0 0 0 0 0 ${kinds:--}" >> "$dir/stats.$$"
         rm -f "$o.off" "$o.auto" "$o.trace" "$o.plain.err" "$o.off.err" "$o.auto.err"
     done
     exit 0
@@ -118,17 +131,28 @@ run_seed_workers "$0" "random programs" "$first" "$seeds" "$jobs" 20
 awk -v seeds="$seeds" '
     { built += $2; replays += $3; not_graphed += $4; periods += $5; evicted += $6
       if ($3 > 0) replayed++
-      for (i = 7; i <= NF; i++) { split($i, kv, "="); why[kv[1]] += kv[2]; fallbacks += kv[2] } }
+      if ($7 > 0) long++
+      if ($8 > 0) disturbed++
+      nk = $9 == "-" ? 0 : split($9, kinds, ",")
+      for (i = 1; i <= nk; i++) { with[kinds[i]]++; if ($7 > 0) with_long[kinds[i]]++; if ($8 > 0) with_disturbed[kinds[i]]++ }
+      for (i = 10; i <= NF; i++) { split($i, kv, "="); why[kv[1]] += kv[2]; why_seeds[kv[1]]++; fallbacks += kv[2] } }
     END {
-        printf "engine (auto): graphs replayed in %d of %d seeds; %d graphs built, %d replays, %d not graphed, %d periods found, %d evicted\n",
-            replayed, seeds, built, replays, not_graphed, periods, evicted
+        printf "engine (auto): graphs replayed in %d of %d seeds, regions of 8 or more calls in %d, such a replayed region fell back in %d; %d graphs built, %d replays, %d not graphed, %d periods found, %d evicted\n",
+            replayed, seeds, long, disturbed, built, replays, not_graphed, periods, evicted
         printf "fallbacks: %d:", fallbacks
         n = 0
-        for (k in why) { printf " %s %d", k, why[k]; n++ }
+        for (k in why) { printf " %s %d (%d seeds)", k, why[k], why_seeds[k]; n++ }
         printf "\n"
-        print replayed, n > "'"$WORK/totals"'"
+        printf "stress kinds (seeds with it / of those, with regions of 8 or more calls replayed / with one of them fallen back):"
+        rare = ""
+        for (k in with) {
+            printf " %s %d/%d/%d", k, with[k], with_long[k], with_disturbed[k]
+            if (with[k] * 100 < seeds * 15 || with_long[k] * 2 < with[k]) rare = rare " " k
+        }
+        printf "\n"
+        print replayed, n, long, length(with), rare > "'"$WORK/totals"'"
     }' "$WORK/stats"
-read -r replayed reasons < "$WORK/totals"
+read -r replayed reasons long nkinds rare < "$WORK/totals"
 odd=$(seq "$first" "$last" | awk '$1 % 2 == 1' | wc -l)
 robust=$(cat "$WORK"/robust.* 2> /dev/null | wc -l)
 trials=$(cat "$WORK"/trial.* 2> /dev/null | wc -l)
@@ -137,6 +161,10 @@ echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd od
 [ "$seeds" -lt 100 ] || [ "${REPRISE_TRIAL:-4}" -eq 0 ] || [ $((trials * 4)) -ge "$odd" ] ||
     fail "the robust path's trial decided in only $trials of $odd odd seeds"
 [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
+[ $((long * 2)) -ge "$seeds" ] || fail "regions of 8 or more calls were replayed in only $long of $seeds seeds"
+# Each stress kind in at least 15% of the seeds, and half of those with regions of 8 or more calls replayed.
+[ "$seeds" -lt 200 ] || [ "$nkinds" -ge 6 ] || fail "only $nkinds stress kinds appeared (want 6)"
+[ "$seeds" -lt 200 ] || [ -z "$rare" ] || fail "stress kinds too rare or seldom among replayed regions:$rare"
 [ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"
 
 # ---- the comparison can fail: a dropped call changes the output ...

@@ -32,6 +32,30 @@ static inline int chance(unsigned percent)
     return below(100) < percent;
 }
 
+/*
+ * A second generator, for the draws of operation kinds added later (issue
+ * 12's stress kinds): a seed that draws none of them keeps the program its
+ * first generator made before they existed. Seed it with rng2 = ....
+ */
+static uint64_t rng2;
+
+/* Uniform in 0..n-1, from the second generator. */
+static inline unsigned below2(unsigned n)
+{
+    uint64_t first = rng;
+    rng = rng2;
+    unsigned r = below(n);
+    rng2 = rng;
+    rng = first;
+    return r;
+}
+
+/* True with the given percentage, from the second generator. */
+static inline int chance2(unsigned percent)
+{
+    return below2(100) < percent;
+}
+
 /* A random range of floats inside a buffer of n: offset and length (at least 1). */
 static inline void random_range(int n, int *off, int *len)
 {

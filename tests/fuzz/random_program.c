@@ -23,6 +23,26 @@
  * the end it prints a hash of every device buffer and pinned destination,
  * the host functions' checksums, the trajectory and every error.
  *
+ * Stress kinds (issue 12): in a good share of seeds, operations that
+ * disturb a region once it is graphed and replayed are placed at positions
+ * of the body drawn from a second generator (fuzz_random.h: a seed drawing
+ * none keeps its earlier program): a k_big_arg launch whose 4000-byte
+ * by-value table changes one word every few iterations (big_arg); a kernel
+ * or copy whose pointer argument rotates among three buffers (rotate); a
+ * kernel whose block size, dynamic shared memory or grid changes every few
+ * iterations (geometry, a flag on an ordinary kernel); a host function that
+ * writes pinned memory which the next cudaMemcpyAsync on its stream reads,
+ * after a D2H copy that brought what it reads (host_stage); an invalid
+ * launch (2048 threads a block, or a zero dimension) in every few
+ * iterations from the seventh on, its cudaErrorInvalidValue printed, and
+ * cudaGetLastError or cudaPeekAtLastError printed right after it
+ * (fault); the program's own stream capture (global, thread-local or
+ * relaxed) of a few calls, instantiated or updated and launched with
+ * cudaGraphLaunch every iteration or in its capture iterations
+ * (own_graph). The header line "stress kinds:" counts them. A host spin on
+ * mapped memory (issue 12 case 1) has its place reserved (ST_MAPPED_SPIN)
+ * until the stand-in can run a kernel while the host spins.
+ *
  * The program is race-free by construction, so its output depends on the
  * seed only, not on the stand-in's scheduler (STANDIN_SEED) and not on
  * whether reprise holds calls back and replays them as graphs: each device
@@ -90,12 +110,18 @@ enum op_kind {
     OP_SYNC_H2D,
     OP_D2H_PAGEABLE,
     OP_BAD_LAUNCH,
+    /* stress kinds (issue 12), placed by gen_stress_at */
+    OP_BIG_ARG,    /* k_big_arg: a 4000-byte table by value, one word changing every few iterations */
+    OP_ROTATE,     /* a kernel or copy whose pointer argument rotates among three buffers */
+    OP_HOST_STAGE, /* [D2H into pinned,] a host function writing pinned memory, the H2D copy reading it */
+    OP_FAULT,      /* an invalid launch in some iterations, and the last error right after it */
+    OP_OWN_GRAPH,  /* the program's own capture (some iterations) and cudaGraphLaunch of it */
 };
 
 static const char *const op_names[] = {
     "kernel", "d2d", "h2d_pinned", "h2d_pageable", "d2h_pinned", "memset", "host_func", "record", "wait",
     "query_stream", "query_event", "sync_stream", "sync_event", "malloc_free", "sync_d2h", "sync_h2d",
-    "d2h_pageable", "bad_launch",
+    "d2h_pageable", "bad_launch", "big_arg", "rotate", "host_stage", "fault", "own_graph",
 };
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
@@ -106,7 +132,7 @@ struct op {
     enum op_kind kind;
     int s;          /* stream index */
     int k;          /* kernel */
-    int b[3];       /* buffers */
+    int b[4];       /* buffers (OP_ROTATE: three rotating, then a fixed one) */
     int swap;       /* pointer arguments alternate with the iteration's parity */
     int vary;       /* scalar arguments change with the iteration */
     int via_launch; /* kernel launched through __cudaLaunchKernel */
@@ -119,7 +145,32 @@ struct op {
     int off, off2, len; /* in floats: destination offset, source offset, length */
     int ev;
     int which;      /* pinned/pageable source, host data */
+    int geo;        /* kernel: its geometry changes every `every` iterations (enum geometry) */
+    int every, phase; /* the period of a change (geometry, big_arg's word, fault, own_graph's capture) */
+    int variant;    /* what a stress kind does (see its gen_ function) */
+    int slot;       /* OP_HOST_STAGE, OP_OWN_GRAPH: its private resources */
 };
+
+/* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
+enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
+static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
+
+/* The stress kinds, in the order their presence is drawn; ST_MAPPED_SPIN is reserved. */
+enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN, ST_COUNT };
+static const char *const stress_names[] = {"big_arg", "rotate", "geometry", "host_stage", "fault", "own_graph",
+                                           "mapped_spin"};
+/* Percentage of seeds with each kind (1 or 2 of it). */
+static const unsigned stress_percent[ST_COUNT] = {
+    [ST_BIG_ARG] = 35, [ST_ROTATE] = 35, [ST_GEOMETRY] = 35, [ST_HOST_STAGE] = 30, [ST_FAULT] = 35,
+    [ST_OWN_GRAPH] = 30,
+    /* Reserved for issue 12 case 1: a kernel writes the iteration into cudaHostAllocMapped memory and the
+       host spins on it with no CUDA call before its sync. The stand-in runs work only when the host waits
+       in a CUDA call, so the spin would never end; 0 until its device thread lands (gen_stress_at). */
+    [ST_MAPPED_SPIN] = 0,
+};
+
+#define MAX_STAGES 4    /* OP_HOST_STAGE operations */
+#define MAX_OWN_GRAPHS 2
 
 struct program {
     int nstreams;
@@ -131,6 +182,8 @@ struct program {
     int home[MAX_BUFFERS];
     struct op ops[MAX_OPS];
     int count;
+    int nstages, nown_graphs;
+    int stress[ST_COUNT]; /* how many of each stress kind the body has */
 };
 
 static struct program P;
@@ -241,10 +294,166 @@ static void gen_kernel(int s)
     }
 }
 
+/* ------------------------------------------------------------ stress kinds (issue 12) */
+
+/* A k_big_arg launch on stream s: its 4000-byte table argument changes one word (one k_big_arg reads) every few iterations. */
+static void gen_big_arg(int s)
+{
+    int b = other_buffer(-1, -1);
+    need(s, b);
+    struct op *o = emit(OP_BIG_ARG, s);
+    o->b[0] = b;
+    o->ival = (int)below2(1u << 16); /* the table's key */
+    switch (below2(3)) {             /* the word that changes: the first, the last one read, any read */
+    case 0: o->off = 0; break;
+    case 1: o->off = P.n - 1; break;
+    default: o->off = (int)below2((unsigned)P.n); break;
+    }
+    o->every = 1 + (int)below2(3);
+    o->via_launch = chance2(40);
+    o->block = chance2(50) ? 128 : 256;
+    o->n_vary = chance2(15);
+}
+
+/* A kernel or copy on stream s whose pointer argument rotates among three buffers, one each iteration. */
+static void gen_rotate(int s)
+{
+    int r0 = other_buffer(-1, -1), r1 = other_buffer(r0, -1), r2 = other_buffer(r0, r1), fixed = -1;
+    /* 0: k_add_step writes the rotating buffer; 1: k_axpy reads it into a fixed one; 2: a D2D copy from it
+       into a fixed one; 3: k_combine reads it and the fixed one, writes the next rotating buffer */
+    int variant = (int)below2(4);
+    if (variant > 0 && P.nbuffers < 4)
+        variant = 0;
+    if (variant > 0) {
+        do
+            fixed = other_buffer(r0, r1);
+        while (fixed == r2);
+    }
+    need(s, r0), need(s, r1), need(s, r2);
+    if (fixed >= 0)
+        need(s, fixed);
+    struct op *o = emit(OP_ROTATE, s);
+    o->b[0] = r0, o->b[1] = r1, o->b[2] = r2, o->b[3] = fixed;
+    o->variant = variant;
+    o->phase = (int)below2(3);
+    o->f = variant == 1 ? 0.5f : 0.25f;
+    o->ival = (int)below2(10);
+    o->block = chance2(50) ? 128 : 256;
+    o->via_launch = chance2(30);
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+}
+
+/* An ordinary kernel launch on stream s whose block size, dynamic shared memory or grid changes every few iterations. */
+static void gen_geometry(int s)
+{
+    gen_kernel(s);
+    struct op *o = &P.ops[P.count - 1];
+    o->geo = GEO_BLOCK + (int)below2(3);
+    o->every = 3 + (int)below2(5);
+}
+
+/* On stream s: [a D2H copy into pinned memory,] a host function writing pinned memory, an H2D copy reading it. */
+static void gen_host_stage(int s)
+{
+    if (P.nstages == MAX_STAGES)
+        return;
+    int dst = other_buffer(-1, -1), src = -1;
+    need(s, dst);
+    /* 0: the host function writes a pattern of its call count; 1: it transforms what the D2H copy before it brought */
+    int variant = (int)below2(2);
+    if (variant) {
+        src = chance2(30) ? dst : other_buffer(dst, -1);
+        need(s, src);
+    }
+    struct op *o = emit(OP_HOST_STAGE, s);
+    o->b[0] = dst, o->b[1] = src;
+    o->variant = variant;
+    o->slot = P.nstages++;
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+    o->default_kind = chance2(25);
+}
+
+/* An invalid launch on stream s in every few iterations from the seventh on (once graphs replay), and what follows it. */
+static void gen_fault(int s)
+{
+    struct op *o = emit(OP_FAULT, s);
+    o->variant = (int)below2(4); /* block 2048 x 1 x 1, block 32 x 32 x 2, grid.x 0, grid.y 0 */
+    o->ival = (int)below2(3);    /* then: cudaGetLastError, cudaPeekAtLastError, nothing (the iteration's end reads it) */
+    o->every = 3 + (int)below2(8);
+    o->phase = 6 + (int)below2((unsigned)o->every);
+    o->via_launch = chance2(40);
+    o->b[0] = other_buffer(-1, -1); /* an argument only: the launch never runs */
+}
+
+/* The program's own graph on a created stream: captured in some iterations, launched every iteration or in those. */
+static void gen_own_graph(void)
+{
+    int candidates[MAX_STREAMS], n = 0;
+    for (int i = 0; i < P.nstreams; i++)
+        if (P.kind[i] == 1 || P.kind[i] == 2) /* the legacy and per-thread default streams are not captured */
+            candidates[n++] = i;
+    if (n == 0 || P.nown_graphs == MAX_OWN_GRAPHS)
+        return;
+    int s = candidates[below2((unsigned)n)];
+    int b0 = other_buffer(-1, -1), b1 = other_buffer(b0, -1);
+    need(s, b0), need(s, b1);
+    struct op *o = emit(OP_OWN_GRAPH, s);
+    o->b[0] = b0, o->b[1] = b1;
+    o->variant = (int)below2(3);    /* capture mode: global, thread-local, relaxed */
+    o->every = 1 + (int)below2(5);  /* captured in iterations it % every == 0 */
+    o->ival = (int)below2(2);       /* a new capture: 0 cudaGraphExecUpdate, 1 instantiated again */
+    o->swap = chance2(50);          /* launched only in its capture iterations (else every iteration) */
+    o->vary = chance2(50);          /* its memset's value changes with the capture */
+    o->slot = P.nown_graphs++;
+    o->f = chance2(50) ? 0.5f : -0.25f;
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+}
+
+static int stress_at[ST_COUNT][2]; /* body positions of each stress kind's operations, -1: none (draw_stress) */
+
+/* Emits the stress operations placed at body position i (stress_at, drawn from the second generator). */
+static void gen_stress_at(int i)
+{
+    for (int k = 0; k < ST_COUNT; k++)
+        for (int j = 0; j < 2; j++) {
+            if (stress_at[k][j] != i)
+                continue;
+            int s = (int)below2((unsigned)P.nstreams), before = P.count;
+            switch ((enum stress)k) {
+            case ST_BIG_ARG: gen_big_arg(s); break;
+            case ST_ROTATE: gen_rotate(s); break;
+            case ST_GEOMETRY: gen_geometry(s); break;
+            case ST_HOST_STAGE: gen_host_stage(s); break;
+            case ST_FAULT: gen_fault(s); break;
+            case ST_OWN_GRAPH: gen_own_graph(); break;
+            case ST_MAPPED_SPIN: /* reserved (stress_percent): gen_mapped_spin(s) */ break;
+            case ST_COUNT: break;
+            }
+            P.stress[k] += P.count > before;
+        }
+}
+
+/* Draws which stress kinds the body has and where (1 or 2 of each, at positions 0..length). */
+static void draw_stress(int length)
+{
+    for (int k = 0; k < ST_COUNT; k++) {
+        stress_at[k][0] = stress_at[k][1] = -1;
+        if (!chance2(stress_percent[k]))
+            continue;
+        stress_at[k][0] = (int)below2((unsigned)length + 1);
+        if (chance2(30))
+            stress_at[k][1] = (int)below2((unsigned)length + 1);
+    }
+}
+
 /* Generates the program of a seed. */
 static void generate(uint64_t seed)
 {
     rng = seed * 0x2545f4914f6cdd1dull + 1;
+    rng2 = (seed ^ 0x5851f42d4c957f2dull) * 0xd1342543de82ef95ull;
     int created = 1 + (int)below(4);
     P.nstreams = created;
     for (int i = 0; i < created; i++)
@@ -269,7 +478,9 @@ static void generate(uint64_t seed)
 
     for (int b = 0; b < P.nbuffers; b++)
         owner[b] = P.home[b] = (int)below((unsigned)P.nstreams);
+    draw_stress(length);
     for (int i = 0; i < length; i++) {
+        gen_stress_at(i);
         int s = (int)below((unsigned)P.nstreams);
         if (dis && chance(dis)) {
             struct op *o;
@@ -369,6 +580,7 @@ static void generate(uint64_t seed)
             emit(OP_WAIT, s)->ev = (int)below((unsigned)P.nevents); /* only adds order */
         }
     }
+    gen_stress_at(length);
     /* Every buffer back to its home stream, so that iterations chain without a sync. */
     for (int b = 0; b < P.nbuffers; b++)
         need(P.home[b], b);
@@ -380,6 +592,55 @@ static void generate(uint64_t seed)
         P.shape_action = (int)below(5); /* skip, repeat, query before, stream sync before, allocation before */
         P.shape_pos = (int)below((unsigned)P.count);
     }
+}
+
+/* Prints a stress operation's fields (--dump). */
+static void dump_stress_op(const struct op *o)
+{
+    static const char *const rotations[] = {"add_step writes it", "axpy reads it into b3", "d2d from it into b3",
+                                            "combine reads it and b3, writes the next"};
+    static const char *const faults[] = {"block 2048x1x1", "block 32x32x2", "grid.x 0", "grid.y 0"};
+    static const char *const after_fault[] = {"then cudaGetLastError", "then cudaPeekAtLastError", "then nothing"};
+    static const char *const modes[] = {"global", "thread-local", "relaxed"};
+    switch (o->kind) {
+    case OP_BIG_ARG:
+        printf(" b%d key=%d word %d changes every %d, block=%d%s%s", o->b[0], o->ival, o->off, o->every, o->block,
+               o->n_vary ? " n_vary" : "", o->via_launch ? " __cudaLaunchKernel" : "");
+        break;
+    case OP_ROTATE:
+        printf(" b%d b%d b%d from %d (%s) b3=b%d f=%g i=%d block=%d off=%d src_off=%d len=%d%s", o->b[0], o->b[1],
+               o->b[2], o->phase, rotations[o->variant], o->b[3], o->f, o->ival, o->block, o->off, o->off2, o->len,
+               o->via_launch ? " __cudaLaunchKernel" : "");
+        break;
+    case OP_HOST_STAGE:
+        printf(" slot %d: %s, host function, h2d into b%d off=%d len=%d (stage off %d)%s", o->slot,
+               o->variant ? "d2h from b1 first" : "no d2h", o->b[0], o->off, o->len, o->off2,
+               o->default_kind ? " cudaMemcpyDefault" : "");
+        if (o->variant)
+            printf(" b1=b%d", o->b[1]);
+        break;
+    case OP_FAULT:
+        printf(" %s every %d from %d, %s%s", faults[o->variant], o->every, o->phase, after_fault[o->ival],
+               o->via_launch ? " __cudaLaunchKernel" : "");
+        break;
+    case OP_OWN_GRAPH:
+        printf(" slot %d: b%d b%d f=%g, %s capture every %d (%s), launched %s; memset off=%d len=%d%s, d2d src_off=%d",
+               o->slot, o->b[0], o->b[1], o->f, modes[o->variant], o->every,
+               o->ival ? "instantiated again" : "cudaGraphExecUpdate", o->swap ? "after each capture" : "every iteration",
+               o->off, o->len, o->vary ? " vary" : "", o->off2);
+        break;
+    default: break;
+    }
+}
+
+/* Prints the stress kinds the body has (a header line of the output and of --dump). */
+static void print_stress_kinds(void)
+{
+    printf("stress kinds:");
+    for (int k = 0; k < ST_COUNT; k++)
+        if (stress_percent[k])
+            printf(" %s %d", stress_names[k], P.stress[k]);
+    printf("\n");
 }
 
 /* Prints the program (--dump). */
@@ -394,13 +655,18 @@ static void dump(void)
         printf(" b%d@s%d", b, P.home[b]);
     printf("\nevents %d, iterations %d, sync mode %d (every %d), shape k=%d r=%d action=%d pos=%d\n",
            P.nevents, P.iters, P.sync_mode, P.sync_every, P.shape_k, P.shape_r, P.shape_action, P.shape_pos);
+    print_stress_kinds();
     for (int i = 0; i < P.count; i++) {
         const struct op *o = &P.ops[i];
         printf("%3d s%d %-12s", i, o->s, op_names[o->kind]);
-        if (o->kind == OP_KERNEL)
+        if (o->kind == OP_KERNEL) {
             printf(" %s b%d b%d b%d f=%g i=%d block=%d shared=%d%s%s%s%s", kernel_names[o->k], o->b[0], o->b[1],
                    o->b[2], o->f, o->ival, o->block, o->shared, o->vary ? " vary" : "", o->swap ? " swap" : "",
                    o->n_vary ? " n_vary" : "", o->via_launch ? " __cudaLaunchKernel" : "");
+            if (o->geo)
+                printf(" geometry=%s every %d", geometry_names[o->geo], o->every);
+        } else if (o->kind >= OP_BIG_ARG)
+            dump_stress_op(o);
         else if (o->kind == OP_RECORD || o->kind == OP_WAIT || o->kind == OP_QUERY_EVENT || o->kind == OP_SYNC_EVENT)
             printf(" e%d", o->ev);
         else if (o->kind == OP_HOST_FUNC)
@@ -495,13 +761,183 @@ static enum cudaMemcpyKind kind_of(const struct op *o, enum cudaMemcpyKind kind)
     return o->default_kind ? cudaMemcpyDefault : kind;
 }
 
+/* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
+struct stage {
+    float *in, *out;
+    int len, variant;
+    unsigned calls;
+};
+static struct stage stages[MAX_STAGES];
+static cudaGraphExec_t own_exec[MAX_OWN_GRAPHS];
+static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
+
+/* OP_HOST_STAGE's host function: writes what the next copy reads (variant 1: from what the copy before brought). */
+static void CUDART_CB stage_fn(void *arg)
+{
+    struct stage *st = arg;
+    for (int j = 0; j < st->len; j++)
+        st->out[j] = st->variant ? st->in[j] * 0.5f + (float)(st->calls % 8) * 0.125f
+                                 : (float)((int)((st->calls * 7u + (unsigned)j * 13u) % 64u) - 32) * 0.0625f;
+    st->calls++;
+}
+
+/* A kernel's geometry in iteration it, for one whose geometry changes every o->every iterations (a cycle of three). */
+static void change_geometry(const struct op *o, int it, dim3 *grid, dim3 *block, size_t *shared)
+{
+    int phase = (it / o->every) % 3;
+    static const unsigned divide[] = {1, 2, 4}, more_blocks[] = {0, 1, 3};
+    static const size_t dynamic[] = {0, 2048, 8192};
+    switch (o->geo) {
+    case GEO_BLOCK:
+        block->x /= divide[phase];
+        if (grid->x > 1 || (o->k != K_REDUCE && o->k != K_EMPTY))
+            grid->x = (unsigned)((P.n + (int)block->x - 1) / (int)block->x);
+        break;
+    case GEO_SHARED: *shared = phase ? dynamic[phase] : *shared; break;
+    case GEO_GRID: grid->x += more_blocks[phase]; break;
+    default: break;
+    }
+}
+
+/* OP_OWN_GRAPH in a capture iteration: captures its calls, then updates its executable graph or makes a new one. */
+static void own_capture(const struct op *o, int it, int index, cudaStream_t s)
+{
+    static const enum cudaStreamCaptureMode modes[] = {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal,
+                                                       cudaStreamCaptureModeRelaxed};
+    float *b0 = buffers[o->b[0]], *b1 = buffers[o->b[1]], f = o->f, half = 0.5f;
+    int n = P.n, step = it % 10;
+    size_t fsz = sizeof(float);
+    dim3 grid = {(unsigned)((P.n + 255) / 256), 1, 1}, block = {256, 1, 1};
+    cudaGraph_t g = NULL;
+    check(cudaStreamBeginCapture(s, modes[o->variant]), it, index, "cudaStreamBeginCapture (own)", 0);
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    check(cudaStreamIsCapturing(s, &status), it, index, "cudaStreamIsCapturing (own)", 0);
+    if (status != cudaStreamCaptureStatusActive)
+        printf("iteration %d op %d own capture: status %d\n", it, index, (int)status);
+    check(cudaLaunchKernel((const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, 0, s), it, index,
+          "add_step (own capture)", 0);
+    check(cudaLaunchKernel((const void *)k_axpy, grid, block, (void *[]){&half, &b0, &b1, &n}, 0, s), it, index,
+          "axpy (own capture)", 0);
+    check(cudaMemsetAsync(b1 + o->off, set_values[(o->vary ? it / o->every : 0) % 6], o->len * fsz, s), it, index,
+          "cudaMemsetAsync (own capture)", 0);
+    check(cudaMemcpyAsync(b0 + o->off2, b1 + o->off, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+          "cudaMemcpyAsync (own capture)", 0);
+    check(cudaStreamEndCapture(s, &g), it, index, "cudaStreamEndCapture (own)", 0);
+    if (g == NULL)
+        return;
+    cudaGraphExec_t *exec = &own_exec[o->slot];
+    if (*exec && o->ival == 0) {
+        cudaGraphExecUpdateResultInfo info;
+        cudaError_t e = cudaGraphExecUpdate(*exec, g, &info);
+        check(e, it, index, "cudaGraphExecUpdate (own)", 0);
+        if (e != cudaSuccess) {
+            check(cudaGraphExecDestroy(*exec), it, index, "cudaGraphExecDestroy (own)", 0);
+            *exec = NULL;
+        }
+    } else if (*exec) {
+        check(cudaGraphExecDestroy(*exec), it, index, "cudaGraphExecDestroy (own)", 0); /* queued launches still run */
+        *exec = NULL;
+    }
+    if (*exec == NULL)
+        check(cudaGraphInstantiate(exec, g, 0), it, index, "cudaGraphInstantiate (own)", 0);
+    check(cudaGraphDestroy(g), it, index, "cudaGraphDestroy (own)", 0);
+}
+
+/* Runs a stress operation (OP_BIG_ARG and after) in iteration it. */
+static void run_stress_op(const struct op *o, int it, int index)
+{
+    cudaStream_t s = streams[o->s];
+    size_t fsz = sizeof(float);
+    int n = P.n;
+    dim3 grid = {(unsigned)((P.n + o->block - 1) / (o->block ? o->block : 1)), 1, 1}, block = {(unsigned)o->block, 1, 1};
+    switch (o->kind) {
+    case OP_BIG_ARG: {
+        struct k_big_arg_table table;
+        fill_host(table.w, K_BIG_ARG_WORDS, (unsigned)o->ival);
+        table.w[o->off] = (float)((it / o->every) % 8) * 0.25f - 1.0f; /* the one word that changes */
+        float *y = buffers[o->b[0]];
+        if (o->n_vary)
+            n = P.n - (it % 3) * 5;
+        check(launch((const void *)k_big_arg, grid, block, (void *[]){&y, &table, &n}, 0, s, o->via_launch), it, index,
+              "big_arg", 0);
+        break;
+    }
+    case OP_ROTATE: {
+        int j = (it + o->phase) % 3;
+        float *rot = buffers[o->b[j]], *next = buffers[o->b[(j + 1) % 3]];
+        float *fixed = o->b[3] >= 0 ? buffers[o->b[3]] : NULL, f = o->f;
+        int step = o->ival + it;
+        switch (o->variant) {
+        case 0:
+            check(launch((const void *)k_add_step, grid, block, (void *[]){&rot, &f, &step, &n}, 0, s, o->via_launch),
+                  it, index, "add_step (rotate)", 0);
+            break;
+        case 1:
+            check(launch((const void *)k_axpy, grid, block, (void *[]){&f, &rot, &fixed, &n}, 0, s, o->via_launch), it,
+                  index, "axpy (rotate)", 0);
+            break;
+        case 2:
+            check(cudaMemcpyAsync(fixed + o->off, rot + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+                  "cudaMemcpyAsync (rotate)", 0);
+            break;
+        default:
+            check(launch((const void *)k_combine, grid, block, (void *[]){&rot, &fixed, &next, &n}, 0, s,
+                         o->via_launch),
+                  it, index, "combine (rotate)", 0);
+            break;
+        }
+        break;
+    }
+    case OP_HOST_STAGE: {
+        struct stage *st = &stages[o->slot];
+        if (o->variant)
+            check(cudaMemcpyAsync(st->in, buffers[o->b[1]] + o->off2, o->len * fsz,
+                                  kind_of(o, cudaMemcpyDeviceToHost), s),
+                  it, index, "cudaMemcpyAsync D2H (stage)", 0);
+        check(cudaLaunchHostFunc(s, stage_fn, st), it, index, "cudaLaunchHostFunc (stage)", 0);
+        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, st->out, o->len * fsz, kind_of(o, cudaMemcpyHostToDevice), s),
+              it, index, "cudaMemcpyAsync H2D (stage)", 0);
+        break;
+    }
+    case OP_FAULT: {
+        if (it < o->phase || (it - o->phase) % o->every != 0)
+            break;
+        float *y = buffers[o->b[0]], v = 2.0f;
+        dim3 bad_grid = {1, 1, 1}, bad_block = {2048, 1, 1};
+        switch (o->variant) {
+        case 1: bad_block = (dim3){32, 32, 2}; break;
+        case 2: bad_grid.x = 0, bad_block.x = 128; break;
+        case 3: bad_grid.y = 0, bad_block.x = 128; break;
+        default: break;
+        }
+        check(launch((const void *)k_fill, bad_grid, bad_block, (void *[]){&y, &v, &n}, 0, s, o->via_launch), it,
+              index, "fault launch", 0);
+        if (o->ival == 0)
+            printf("iteration %d op %d cudaGetLastError after the fault: %s\n", it, index,
+                   cudaGetErrorName(cudaGetLastError()));
+        else if (o->ival == 1)
+            printf("iteration %d op %d cudaPeekAtLastError after the fault: %s\n", it, index,
+                   cudaGetErrorName(cudaPeekAtLastError()));
+        break;
+    }
+    case OP_OWN_GRAPH: {
+        int captured = it % o->every == 0;
+        if (captured)
+            own_capture(o, it, index, s);
+        if (captured || !o->swap)
+            check(cudaGraphLaunch(own_exec[o->slot], s), it, index, "cudaGraphLaunch (own)", 0);
+        break;
+    }
+    default: break;
+    }
+}
+
 /* Runs one operation in iteration it. */
 static void run_op(const struct op *o, int it, int index)
 {
     cudaStream_t s = streams[o->s];
     int odd = it & 1;
     size_t fsz = sizeof(float);
-    static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
     switch (o->kind) {
     case OP_KERNEL: {
         float *b0 = buffers[o->b[0]], *b1 = buffers[o->b[1]], *b2 = buffers[o->b[2]];
@@ -543,8 +979,10 @@ static void run_op(const struct op *o, int it, int index)
         case K_EMPTY: fn = (const void *)k_empty, block.x = 32, grid.x = 1; break;
         default: fn = (const void *)k_apply_coef, args[0] = &b0, args[1] = &n; break;
         }
-        check(launch(fn, grid, block, o->k == K_EMPTY ? NULL : args, (size_t)o->shared, s,
-                     o->via_launch), it, index,
+        size_t shared = (size_t)o->shared;
+        if (o->geo)
+            change_geometry(o, it, &grid, &block, &shared);
+        check(launch(fn, grid, block, o->k == K_EMPTY ? NULL : args, shared, s, o->via_launch), it, index,
               kernel_names[o->k], 0);
         break;
     }
@@ -638,12 +1076,19 @@ static void run_op(const struct op *o, int it, int index)
         check(cudaLaunchKernel((const void *)k_fill, grid, block, args, 0, s), it, index, "bad launch", 0);
         break;
     }
+    case OP_BIG_ARG:
+    case OP_ROTATE:
+    case OP_HOST_STAGE:
+    case OP_FAULT:
+    case OP_OWN_GRAPH: run_stress_op(o, it, index); break;
     }
 }
 
 /* Whether an operation is stream work that can be left out or repeated without a race. */
 static int movable(const struct op *o)
 {
+    if (o->kind == OP_BIG_ARG || o->kind == OP_ROTATE || o->kind == OP_HOST_STAGE)
+        return 1;
     return o->kind != OP_RECORD && o->kind != OP_WAIT && o->kind < OP_QUERY_STREAM;
 }
 
@@ -652,7 +1097,9 @@ static int changes_state(const struct op *o)
 {
     if (o->kind == OP_KERNEL)
         return o->k != K_FILL && o->k != K_EMPTY && o->k != K_REDUCE;
-    return o->kind == OP_HOST_FUNC || o->kind == OP_H2D_PAGEABLE;
+    if (o->kind == OP_ROTATE)
+        return o->variant != 2;
+    return o->kind == OP_HOST_FUNC || o->kind == OP_H2D_PAGEABLE || o->kind == OP_BIG_ARG || o->kind == OP_HOST_STAGE;
 }
 
 /* Ends iteration it with the seed's kind of synchronisation; true if everything is synchronised. */
@@ -720,6 +1167,7 @@ int main(int argc, char **argv)
     require_device();
     printf("seed %llu: %d streams, %d buffers, %d calls in the body, %d iterations\n", (unsigned long long)seed,
            P.nstreams, P.nbuffers, P.count, P.iters);
+    print_stress_kinds();
 
     size_t bytes = (size_t)P.n * sizeof(float);
     for (int i = 0; i < P.nstreams; i++) {
@@ -739,6 +1187,15 @@ int main(int argc, char **argv)
         pageable_src[i] = malloc(bytes);
     }
     check(cudaMallocHost((void **)&pinned_sync, bytes), -1, 0, "cudaMallocHost", 0);
+    for (int i = 0; i < P.count; i++)
+        if (P.ops[i].kind == OP_HOST_STAGE) {
+            struct stage *st = &stages[P.ops[i].slot];
+            check(cudaMallocHost((void **)&st->in, bytes), -1, i, "cudaMallocHost (stage)", 0);
+            check(cudaMallocHost((void **)&st->out, bytes), -1, i, "cudaMallocHost (stage)", 0);
+            memset(st->in, 0, bytes);
+            memset(st->out, 0, bytes);
+            st->len = P.ops[i].len, st->variant = P.ops[i].variant;
+        }
     host_scratch = malloc(bytes);
     for (int i = 0; i < P.nstreams; i++) {
         check(cudaMallocHost((void **)&pinned_dst[i], bytes), -1, i, "cudaMallocHost", 0);

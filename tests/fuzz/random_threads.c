@@ -60,6 +60,36 @@
  * are not printed, errors are counted per thread, and everything is printed
  * by main after joining the threads, in a fixed order.
  *
+ * Shared streams and stress kinds (issue 12). In some seeds two threads
+ * share one created stream (a *pair*): at a point of its body each takes
+ * the pair's mutex, moves a few of its buffers onto the shared stream
+ * (record and wait, as between its own streams), issues a few calls there,
+ * moves them back, and releases the mutex. Each thread's calls there touch
+ * only its own buffers, so the order in which the two go does not matter;
+ * in an *ordered* pair the first thread's calls also write the pair's
+ * mailbox buffer and the second's read it, ordered by the shared stream
+ * alone: a host handshake (the second waits for the first's segment of the
+ * iteration, the first for the second's of the previous one) fixes which
+ * thread goes first, so the read must see the write of the same iteration.
+ * The first thread of an ordered pair is the lower-numbered one: within an
+ * iteration a thread then waits mid-body only for lower-numbered threads
+ * (and at its end for publishes), so no two threads wait for each other
+ * (two ordered pairs in opposite directions deadlocked seeds 100300,
+ * 100316 and 100573). No thread waits on the host while it holds a mutex.
+ * Bodies may also hold the stress kinds of random_program.c (drawn from a
+ * second generator, so that a seed drawing none keeps its program): a
+ * k_big_arg launch whose 4000-byte table changes one word every few
+ * iterations, a kernel or copy whose pointer rotates among three buffers, a
+ * kernel whose block size, dynamic shared memory or grid changes every few
+ * iterations, a host function writing pinned memory that the next copy on
+ * its stream reads, an invalid launch in every few iterations (counted as an
+ * error; cudaGetLastError or cudaPeekAtLastError right after it must give
+ * the launch's result, else main prints how often it did not). Not the
+ * program's own capture: another thread's stream or device sync during it
+ * would change its result with timing (random_program.c has it). A host spin
+ * on mapped memory (issue 12 case 1) has its place reserved in
+ * stress_percent. The header line "stress kinds:" counts them.
+ *
  * --dump             prints the generated program
  * --no-handoff-wait  the consumer skips the GPU wait of every handoff (the
  *                    host handshake stays): a deliberately racy program, whose
@@ -67,6 +97,7 @@
  * --iters=N          runs every body N times instead
  * --keep=T:I,...     keeps only these operations of thread T's body (numbers
  *                    as --dump prints them; repeatable), to minimise a seed
+ *                    (keep a pair's lock and unlock together)
  */
 #include <pthread.h>
 #include <sched.h>
@@ -81,6 +112,9 @@
 #include "../report.h"
 #include "fuzz_random.h"
 
+extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
+
 #define MAX_THREADS 3
 #define MAX_STREAMS 4
 #define MAX_PRIVATE 4
@@ -88,6 +122,9 @@
 #define MAX_BUFFERS (MAX_PRIVATE + MAX_CHANNELS)
 #define MAX_EVENTS 3
 #define MAX_OPS 256
+#define MAX_PAIRS 2       /* pairs of threads sharing a stream */
+#define SHARED_S(p) (MAX_STREAMS + (p)) /* the stream index of pair p's shared stream in a body */
+#define MAX_STAGES 2      /* OP_HOST_STAGE operations per thread */
 
 /* ------------------------------------------------------------ the program */
 
@@ -110,10 +147,38 @@ enum op_kind {
     OP_HANDOFF_WAIT, /* consumer: wait on the host for the producer, then make the GPU wait */
     OP_TAKE,         /* consumer: read the shared buffer into a private one */
     OP_TAKEN,        /* consumer: record "taken" and publish "done" */
+    OP_LOCK,         /* pair ival: (in an ordered pair, wait for the other's segment, then) take its mutex */
+    OP_UNLOCK,       /* pair ival: release its mutex (in an ordered pair, say the segment is done) */
+    OP_MAILBOX,      /* pair ival's mailbox, on its shared stream: the first thread writes it, the second reads it */
+    /* stress kinds (issue 12) */
+    OP_BIG_ARG,      /* k_big_arg: a 4000-byte table by value, one word changing every few iterations */
+    OP_ROTATE,       /* a kernel or copy whose pointer argument rotates among three buffers */
+    OP_HOST_STAGE,   /* [D2H into pinned,] a host function writing pinned memory, the H2D copy reading it */
+    OP_FAULT,        /* an invalid launch in some iterations, and the last error right after it */
 };
 static const char *const op_names[] = {"kernel",       "d2d",          "memset",      "h2d_pageable", "d2h_pinned",
                                        "host_func",    "record",       "wait",        "query_stream", "sync_stream",
-                                       "sync_event",   "publish",      "handoff_wait", "take",        "taken"};
+                                       "sync_event",   "publish",      "handoff_wait", "take",        "taken",
+                                       "lock",         "unlock",       "mailbox",     "big_arg",      "rotate",
+                                       "host_stage",   "fault"};
+
+/* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
+enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
+static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
+
+/* The stress kinds, in the order their presence is drawn; ST_MAPPED_SPIN is reserved. */
+enum stress { ST_SHARED_STREAM, ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_MAPPED_SPIN, ST_COUNT };
+static const char *const stress_names[] = {"shared_stream", "big_arg", "rotate", "geometry", "host_stage", "fault",
+                                           "mapped_spin"};
+/* Percentage of seeds with a pair sharing a stream; of threads with each body kind (1 or 2 of it). */
+static const unsigned stress_percent[ST_COUNT] = {
+    [ST_SHARED_STREAM] = 45, [ST_BIG_ARG] = 20, [ST_ROTATE] = 20, [ST_GEOMETRY] = 20, [ST_HOST_STAGE] = 20,
+    [ST_FAULT] = 15,
+    /* Reserved for issue 12 case 1: a kernel writes the iteration into cudaHostAllocMapped memory and the
+       thread spins on it with no CUDA call before its sync. The stand-in runs work only when a host thread
+       waits in a CUDA call, so the spin would never end; 0 until its device thread lands (gen_stress_at). */
+    [ST_MAPPED_SPIN] = 0,
+};
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
 static const char *const kernel_names[] = {"fill", "axpy", "scale", "add_step", "combine", "reduce_sum",
@@ -149,7 +214,7 @@ struct op {
     enum op_kind kind;
     int s;       /* stream index in the thread */
     int k;       /* kernel */
-    int b[3];    /* buffer indices in the thread */
+    int b[4];    /* buffer indices in the thread (OP_ROTATE: three rotating, then a fixed one or -1) */
     int vary;    /* scalar arguments or offsets change with the iteration */
     int block;   /* threads per block of a kernel */
     float f;     /* scalar */
@@ -157,6 +222,11 @@ struct op {
     int off, off2, len; /* in floats: destination offset, source offset, length */
     int ev;      /* private event */
     int channel; /* -1: every iteration; else only in this channel's handoff iterations (or its channel) */
+    int geo;     /* kernel: its geometry changes every `every` iterations (enum geometry) */
+    int every, phase; /* the period of a change (geometry, big_arg's word, fault) */
+    int variant; /* what a stress kind or mailbox does */
+    int via;     /* launched through __cudaLaunchKernel */
+    int slot;    /* OP_HOST_STAGE: its state in the thread */
 };
 
 /* One host thread's part: its streams, buffers, events and body. */
@@ -171,6 +241,14 @@ struct thread_program {
     int fold_stream;  /* the stream it copies its buffers back on, or -1: cudaMemcpy */
     struct op ops[MAX_OPS];
     int count;
+    int nstages;
+};
+
+/* Two threads sharing a created stream, each issuing a few calls on it under the pair's mutex. */
+struct pair {
+    int first, second; /* threads; in an ordered pair the first writes the mailbox and the second reads it */
+    int ordered;
+    enum stream_kind kind; /* blocking or non-blocking */
 };
 
 /* Data from a producer thread to a consumer thread. */
@@ -189,11 +267,14 @@ static struct {
     struct thread_program t[MAX_THREADS];
     int nchannels;
     struct channel ch[MAX_CHANNELS];
+    int npairs;
+    struct pair pair[MAX_PAIRS];
+    int stress[ST_COUNT]; /* how many of each stress kind the program has */
 } P;
 
 /* Generation state of the thread whose body is being generated. */
 static struct thread_program *gen;
-static int owner[MAX_BUFFERS];
+static int owner[MAX_BUFFERS]; /* a stream index in the thread, or SHARED_S(p) inside a segment */
 static int frozen[MAX_BUFFERS]; /* published: the rest of the body leaves it alone */
 static int emit_channel = -1;
 
@@ -446,7 +527,203 @@ static void gen_channel(int c)
         ch->done = DONE_EVENT_SYNC;
 }
 
-/* Thread t's body: random operations, its channels' publish points, then its channels' takes. */
+/* ------------------------------------------------------------ shared streams and stress kinds (issue 12) */
+
+/* One call of a segment on pair p's shared stream, over the thread's own buffers. */
+static void gen_segment_call(int shared)
+{
+    unsigned r = below(100);
+    struct op *o;
+    if (r < 60 || usable_buffers() < 2) {
+        gen_kernel(shared);
+    } else if (r < 80) {
+        int b = pick_buffer(-1, -1);
+        need(shared, b);
+        o = emit(OP_MEMSET, shared);
+        o->b[0] = b;
+        random_range(P.n, &o->off, &o->len);
+        o->ival = (int)below(6);
+        o->vary = chance(40);
+    } else {
+        int src = pick_buffer(-1, -1), dst = pick_buffer(src, -1);
+        need(shared, src);
+        o = emit_ranged(OP_D2D, shared, dst);
+        o->b[1] = src;
+        o->vary = chance(30);
+    }
+}
+
+/* Thread t's segment of pair p here: the mutex, a few calls on the shared stream (and the mailbox), its buffers back. */
+static void gen_segment(int t, int p)
+{
+    const struct pair *pr = &P.pair[p];
+    int shared = SHARED_S(p), before[MAX_BUFFERS];
+    memcpy(before, owner, sizeof before);
+    emit(OP_LOCK, shared)->ival = p;
+    for (int i = 1 + (int)below(3); i > 0; i--)
+        gen_segment_call(shared);
+    if (pr->ordered) {
+        int b = pick_buffer(-1, -1);
+        need(shared, b);
+        struct op *o = emit(OP_MAILBOX, shared);
+        o->ival = p;
+        o->b[0] = b;
+        /* the first thread: 0 mailbox += 0.5 * b, 1 a range of b copied into it and a step added; the second:
+           2 b += f * mailbox, 3 a range of it copied into b */
+        o->variant = (t == pr->first ? 0 : 2) + (int)below2(2);
+        o->f = chance2(50) ? 0.5f : -0.25f;
+        random_range(P.n, &o->off, &o->len);
+        o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+    }
+    for (int b = 0; b < gen->nbuffers; b++)
+        if (owner[b] == shared)
+            need(before[b], b);
+    emit(OP_UNLOCK, shared)->ival = p;
+}
+
+/* A k_big_arg launch on stream s: its 4000-byte table argument changes one word (one it reads) every few iterations. */
+static void gen_big_arg(int s)
+{
+    int b = pick_buffer(-1, -1);
+    need(s, b);
+    struct op *o = emit(OP_BIG_ARG, s);
+    o->b[0] = b;
+    o->ival = (int)below2(1u << 16);
+    o->off = below2(2) ? P.n - 1 : (int)below2((unsigned)P.n); /* the word that changes */
+    o->every = 1 + (int)below2(3);
+    o->via = chance2(40);
+    o->block = chance2(50) ? 128 : 256;
+}
+
+/* A kernel or copy on stream s whose pointer argument rotates among three buffers, one each iteration. */
+static void gen_rotate(int s)
+{
+    int usable = usable_buffers();
+    if (usable < 3)
+        return;
+    int r0 = pick_buffer(-1, -1), r1 = pick_buffer(r0, -1), r2 = pick_buffer(r0, r1), fixed = -1;
+    /* 0: k_add_step writes the rotating buffer; 1: k_axpy reads it into a fixed one; 2: a D2D copy from it */
+    int variant = usable < 4 ? 0 : (int)below2(3);
+    if (variant > 0) {
+        do
+            fixed = pick_buffer(r0, r1);
+        while (fixed == r2);
+    }
+    need(s, r0), need(s, r1), need(s, r2);
+    if (fixed >= 0)
+        need(s, fixed);
+    struct op *o = emit(OP_ROTATE, s);
+    o->b[0] = r0, o->b[1] = r1, o->b[2] = r2, o->b[3] = fixed;
+    o->variant = variant;
+    o->phase = (int)below2(3);
+    o->f = variant == 1 ? 0.5f : 0.25f;
+    o->ival = (int)below2(10);
+    o->block = chance2(50) ? 128 : 256;
+    o->via = chance2(30);
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+}
+
+/* An ordinary kernel launch on stream s whose block size, dynamic shared memory or grid changes every few iterations. */
+static void gen_geometry(int s)
+{
+    gen_kernel(s);
+    struct op *o = &gen->ops[gen->count - 1];
+    o->geo = GEO_BLOCK + (int)below2(3);
+    o->every = 3 + (int)below2(5);
+}
+
+/* On stream s: [a D2H copy into pinned memory,] a host function writing pinned memory, an H2D copy reading it. */
+static void gen_host_stage(int s)
+{
+    if (gen->nstages == MAX_STAGES)
+        return;
+    int dst = pick_buffer(-1, -1), src = -1;
+    need(s, dst);
+    int variant = (int)below2(2); /* 0: it writes a pattern of its call count; 1: it transforms what the D2H brought */
+    if (variant) {
+        src = pick_buffer(-1, -1);
+        need(s, src);
+    }
+    struct op *o = emit(OP_HOST_STAGE, s);
+    o->b[0] = dst, o->b[1] = src;
+    o->variant = variant;
+    o->slot = gen->nstages++;
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
+}
+
+/* An invalid launch on stream s in every few iterations from the seventh on, and the last error right after it. */
+static void gen_fault(int s)
+{
+    struct op *o = emit(OP_FAULT, s);
+    o->variant = (int)below2(4); /* block 2048 x 1 x 1, block 32 x 32 x 2, grid.x 0, grid.y 0 */
+    o->ival = (int)below2(2);    /* then: cudaGetLastError; cudaPeekAtLastError and cudaGetLastError */
+    o->every = 3 + (int)below2(8);
+    o->phase = 6 + (int)below2((unsigned)o->every);
+    o->via = chance2(40);
+    o->b[0] = pick_buffer(-1, -1); /* an argument only: the launch never runs */
+}
+
+static int stress_at[ST_COUNT][2]; /* body positions of the thread's stress operations, -1: none */
+
+/* Where the current thread's stress operations go (positions 0..length of its body), from the second generator. */
+static void draw_stress(int length)
+{
+    for (int k = ST_BIG_ARG; k < ST_COUNT; k++) {
+        stress_at[k][0] = stress_at[k][1] = -1;
+        if (!chance2(stress_percent[k]))
+            continue;
+        stress_at[k][0] = (int)below2((unsigned)length + 1);
+        if (chance2(30))
+            stress_at[k][1] = (int)below2((unsigned)length + 1);
+    }
+}
+
+/* Emits the current thread's stress operations placed at body position i. */
+static void gen_stress_at(int i)
+{
+    for (int k = ST_BIG_ARG; k < ST_COUNT; k++)
+        for (int j = 0; j < 2; j++) {
+            if (stress_at[k][j] != i)
+                continue;
+            int s = (int)below2((unsigned)gen->nstreams), before = gen->count;
+            switch ((enum stress)k) {
+            case ST_BIG_ARG: gen_big_arg(s); break;
+            case ST_ROTATE: gen_rotate(s); break;
+            case ST_GEOMETRY: gen_geometry(s); break;
+            case ST_HOST_STAGE: gen_host_stage(s); break;
+            case ST_FAULT: gen_fault(s); break;
+            case ST_MAPPED_SPIN: /* reserved (stress_percent): gen_mapped_spin(s) */ break;
+            case ST_SHARED_STREAM:
+            case ST_COUNT: break;
+            }
+            P.stress[k] += gen->count > before;
+        }
+}
+
+/* Pairs of threads sharing a stream (none in most seeds), from the second generator. */
+static void gen_pairs(void)
+{
+    P.npairs = 0;
+    if (!chance2(stress_percent[ST_SHARED_STREAM]))
+        return;
+    P.npairs = chance2(25) ? 2 : 1;
+    for (int p = 0; p < P.npairs; p++) {
+        struct pair *pr = &P.pair[p];
+        pr->first = (int)below2((unsigned)P.nthreads);
+        pr->second = (pr->first + 1 + (int)below2((unsigned)P.nthreads - 1)) % P.nthreads;
+        pr->ordered = chance2(60);
+        pr->kind = chance2(50) ? STREAM_NON_BLOCKING : STREAM_BLOCKING;
+        if (pr->ordered && pr->first > pr->second) { /* waits within an iteration go to lower threads only */
+            int t = pr->first;
+            pr->first = pr->second, pr->second = t;
+        }
+    }
+    P.stress[ST_SHARED_STREAM] = P.npairs;
+}
+
+/* Thread t's body: random operations, its channels' publish points and pairs' segments, then its channels' takes. */
 static void gen_body(int t)
 {
     gen = &P.t[t];
@@ -458,10 +735,18 @@ static void gen_body(int t)
         gen->home[b] = (int)below((unsigned)gen->nstreams);
     for (int b = 0; b < gen->nbuffers; b++)
         owner[b] = gen->home[b], frozen[b] = 0;
+    int segment_at[MAX_PAIRS];
+    for (int p = 0; p < P.npairs; p++)
+        segment_at[p] = P.pair[p].first == t || P.pair[p].second == t ? (int)below2((unsigned)length + 1) : -1;
+    draw_stress(length);
     for (int i = 0; i <= length; i++) {
         for (int c = 0; c < P.nchannels; c++)
             if (publish_at[c] == i)
                 gen_publish(c);
+        for (int p = 0; p < P.npairs; p++)
+            if (segment_at[p] == i)
+                gen_segment(t, p);
+        gen_stress_at(i);
         if (i < length)
             gen_body_op((int)below((unsigned)gen->nstreams));
     }
@@ -477,6 +762,7 @@ static void gen_body(int t)
 static void generate(uint64_t seed)
 {
     rng = seed * 0x2545f4914f6cdd1dull + 7;
+    rng2 = (seed ^ 0x5851f42d4c957f2dull) * 0xd1342543de82ef95ull + 7;
     static const int sizes[] = {256, 300, 512, 768};
     P.nthreads = 2 + (int)below(MAX_THREADS - 1);
     P.n = sizes[below(4)];
@@ -486,6 +772,7 @@ static void generate(uint64_t seed)
     P.nchannels = 1 + (int)below(MAX_CHANNELS);
     for (int c = 0; c < P.nchannels; c++)
         gen_channel(c);
+    gen_pairs();
     for (int t = 0; t < P.nthreads; t++)
         gen_body(t);
 }
@@ -493,11 +780,46 @@ static void generate(uint64_t seed)
 /* Prints one operation of a body (--dump). */
 static void dump_op(int index, const struct op *o)
 {
-    printf("  %3d s%d %-12s", index, o->s, op_names[o->kind]);
+    static const char *const rotations[] = {"add_step writes it", "axpy reads it into b3", "d2d from it into b3"};
+    static const char *const faults[] = {"block 2048x1x1", "block 32x32x2", "grid.x 0", "grid.y 0"};
+    static const char *const mailbox[] = {"mailbox += 0.5 * b", "b's range into mailbox, a step added",
+                                          "b += f * mailbox", "mailbox's range into b"};
+    if (o->s >= MAX_STREAMS)
+        printf("  %3d p%d %-12s", index, o->s - MAX_STREAMS, op_names[o->kind]);
+    else
+        printf("  %3d s%d %-12s", index, o->s, op_names[o->kind]);
     switch (o->kind) {
     case OP_KERNEL:
         printf(" %s b%d b%d b%d f=%g i=%d block=%d%s", kernel_names[o->k], o->b[0], o->b[1], o->b[2], o->f,
                o->ival, o->block, o->vary ? " vary" : "");
+        if (o->geo)
+            printf(" geometry=%s every %d", geometry_names[o->geo], o->every);
+        break;
+    case OP_LOCK:
+    case OP_UNLOCK: printf(" pair %d", o->ival); break;
+    case OP_MAILBOX:
+        printf(" pair %d: %s, b%d f=%g off=%d src_off=%d len=%d", o->ival, mailbox[o->variant], o->b[0], o->f, o->off,
+               o->off2, o->len);
+        break;
+    case OP_BIG_ARG:
+        printf(" b%d key=%d word %d changes every %d, block=%d%s", o->b[0], o->ival, o->off, o->every, o->block,
+               o->via ? " __cudaLaunchKernel" : "");
+        break;
+    case OP_ROTATE:
+        printf(" b%d b%d b%d from %d (%s) b3=b%d f=%g i=%d block=%d off=%d src_off=%d len=%d%s", o->b[0], o->b[1],
+               o->b[2], o->phase, rotations[o->variant], o->b[3], o->f, o->ival, o->block, o->off, o->off2, o->len,
+               o->via ? " __cudaLaunchKernel" : "");
+        break;
+    case OP_HOST_STAGE:
+        printf(" slot %d: %s, host function, h2d into b%d off=%d len=%d", o->slot,
+               o->variant ? "d2h from b1 first" : "no d2h", o->b[0], o->off, o->len);
+        if (o->variant)
+            printf(" b1=b%d src_off=%d", o->b[1], o->off2);
+        break;
+    case OP_FAULT:
+        printf(" %s every %d from %d, then %s%s", faults[o->variant], o->every, o->phase,
+               o->ival ? "cudaPeekAtLastError and cudaGetLastError" : "cudaGetLastError",
+               o->via ? " __cudaLaunchKernel" : "");
         break;
     case OP_RECORD:
     case OP_WAIT:
@@ -517,10 +839,28 @@ static void dump_op(int index, const struct op *o)
     printf("\n");
 }
 
+/* Prints the stress kinds the program has (a header line of the output and of --dump). */
+static void print_stress_kinds(void)
+{
+    int ordered = 0;
+    for (int p = 0; p < P.npairs; p++)
+        ordered += P.pair[p].ordered;
+    printf("stress kinds:");
+    for (int k = 0; k < ST_COUNT; k++)
+        if (stress_percent[k])
+            printf(" %s %d", stress_names[k], P.stress[k]);
+    printf(" ordered_pair %d\n", ordered);
+}
+
 /* Prints the program (--dump). */
 static void dump(void)
 {
     printf("%d threads, buffers of %d floats, %d iterations\n", P.nthreads, P.n, P.iters);
+    print_stress_kinds();
+    for (int p = 0; p < P.npairs; p++)
+        printf("pair %d: threads %d and %d share a %s stream (p%d in their bodies)%s\n", p, P.pair[p].first,
+               P.pair[p].second, stream_kind_names[P.pair[p].kind], p,
+               P.pair[p].ordered ? ", ordered: the first writes the mailbox, the second reads it" : "");
     for (int c = 0; c < P.nchannels; c++) {
         const struct channel *ch = &P.ch[c];
         printf("channel %d: thread %d b%d (published on s%d) -> thread %d (read on s%d), every %d from %d, "
@@ -572,7 +912,7 @@ static void keep_only(const char *spec)
 
 /* ------------------------------------------------------------ running it */
 
-static cudaStream_t streams[MAX_THREADS][MAX_STREAMS];
+static cudaStream_t streams[MAX_THREADS][MAX_STREAMS + MAX_PAIRS]; /* then the pairs' shared streams */
 static cudaEvent_t events[MAX_THREADS][MAX_EVENTS], join_events[MAX_THREADS][MAX_STREAMS];
 static cudaEvent_t produced[MAX_CHANNELS], taken[MAX_CHANNELS];
 static float *buffers[MAX_THREADS][MAX_BUFFERS];
@@ -582,6 +922,18 @@ static int no_handoff_wait;
 static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t handshake_changed = PTHREAD_COND_INITIALIZER;
 static int ready[MAX_CHANNELS], done[MAX_CHANNELS];
+
+/* The pairs: each one's mutex, mailbox and (ordered pairs) the last iteration of each thread's segment. */
+static pthread_mutex_t pair_lock[MAX_PAIRS] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+static float *mailboxes[MAX_PAIRS];
+static int segment_posted[MAX_PAIRS], segment_done[MAX_PAIRS];
+
+/* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
+struct stage {
+    float *in, *out;
+    int len, variant;
+    unsigned calls;
+};
 
 /* A host function's state: one per stream, touched only by that stream's host functions. */
 struct host_calls {
@@ -599,6 +951,8 @@ struct worker {
     uint64_t hash; /* every buffer after every synchronised iteration */
     unsigned long errors;
     char first_error[128];
+    struct stage stages[MAX_STAGES];
+    unsigned long last_error_disagreed; /* after a fault: cudaGetLastError/cudaPeekAtLastError said otherwise */
 };
 static struct worker workers[MAX_THREADS];
 
@@ -645,6 +999,149 @@ static void check(struct worker *w, cudaError_t e, int it, int op, const char *w
                  cudaGetErrorName(e));
 }
 
+/* Launches kernel k for operation o in iteration it, grid x block unless o's geometry changes every few iterations. */
+static cudaError_t launch_op(const struct op *o, int it, const void *k, unsigned grid, unsigned block, void **args,
+                             cudaStream_t s)
+{
+    dim3 g = {grid, 1, 1}, b = {block, 1, 1};
+    size_t shared = 0;
+    if (o->geo) {
+        static const unsigned divide[] = {1, 2, 4}, more_blocks[] = {0, 1, 3};
+        static const size_t dynamic[] = {0, 2048, 8192};
+        int phase = (it / o->every) % 3;
+        switch (o->geo) {
+        case GEO_BLOCK:
+            b.x /= divide[phase];
+            if (o->k != K_REDUCE && o->k != K_EMPTY)
+                g.x = ((unsigned)P.n + b.x - 1) / b.x;
+            break;
+        case GEO_SHARED: shared = dynamic[phase]; break;
+        default: g.x += more_blocks[phase]; break;
+        }
+    }
+    if (o->via)
+        return __cudaLaunchKernel((cudaKernel_t)k, g, b, args, shared, s);
+    return cudaLaunchKernel(k, g, b, args, shared, s);
+}
+
+/* OP_HOST_STAGE's host function: writes what the next copy reads (variant 1: from what the copy before brought). */
+static void CUDART_CB stage_fn(void *arg)
+{
+    struct stage *st = arg;
+    for (int j = 0; j < st->len; j++)
+        st->out[j] = st->variant ? st->in[j] * 0.5f + (float)(st->calls % 8) * 0.125f
+                                 : (float)((int)((st->calls * 7u + (unsigned)j * 13u) % 64u) - 32) * 0.0625f;
+    st->calls++;
+}
+
+/* Runs a pair's or stress kind's operation of thread t's body in iteration it. */
+static void run_stress_op(struct worker *w, const struct op *o, int it, int index, cudaStream_t s)
+{
+    int t = w->t, n = P.n;
+    size_t fsz = sizeof(float);
+    unsigned grid = o->block ? (unsigned)((P.n + o->block - 1) / o->block) : 1, block = (unsigned)o->block;
+    switch (o->kind) {
+    case OP_LOCK: {
+        const struct pair *pr = &P.pair[o->ival];
+        if (pr->ordered && t == pr->first)
+            await(&segment_done[o->ival], it - 1); /* the second's read of the last iteration was issued */
+        else if (pr->ordered)
+            await(&segment_posted[o->ival], it);   /* the first's write of this iteration was issued */
+        pthread_mutex_lock(&pair_lock[o->ival]);
+        break;
+    }
+    case OP_UNLOCK: {
+        const struct pair *pr = &P.pair[o->ival];
+        pthread_mutex_unlock(&pair_lock[o->ival]);
+        if (pr->ordered)
+            publish(t == pr->first ? &segment_posted[o->ival] : &segment_done[o->ival], it);
+        break;
+    }
+    case OP_MAILBOX: {
+        float *box = mailboxes[o->ival], *b = buffers[t][o->b[0]], f = o->f, half = 0.5f, quarter = 0.25f;
+        int step = it % 7;
+        unsigned g = (unsigned)((P.n + 255) / 256);
+        switch (o->variant) {
+        case 0:
+            check(w, launch1d((const void *)k_axpy, g, 256, (void *[]){&half, &b, &box, &n}, s), it, index,
+                  "axpy into the mailbox");
+            break;
+        case 1:
+            check(w, cudaMemcpyAsync(box + o->off, b + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+                  "cudaMemcpyAsync into the mailbox");
+            check(w, launch1d((const void *)k_add_step, g, 256, (void *[]){&box, &quarter, &step, &n}, s), it, index,
+                  "add_step on the mailbox");
+            break;
+        case 2:
+            check(w, launch1d((const void *)k_axpy, g, 256, (void *[]){&f, &box, &b, &n}, s), it, index,
+                  "axpy from the mailbox");
+            break;
+        default:
+            check(w, cudaMemcpyAsync(b + o->off, box + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+                  "cudaMemcpyAsync from the mailbox");
+            break;
+        }
+        break;
+    }
+    case OP_BIG_ARG: {
+        struct k_big_arg_table table;
+        fill_host(table.w, K_BIG_ARG_WORDS, (unsigned)o->ival);
+        table.w[o->off] = (float)((it / o->every) % 8) * 0.25f - 1.0f; /* the one word that changes */
+        float *y = buffers[t][o->b[0]];
+        check(w, launch_op(o, it, (const void *)k_big_arg, grid, block, (void *[]){&y, &table, &n}, s), it, index,
+              "big_arg");
+        break;
+    }
+    case OP_ROTATE: {
+        int j = (it + o->phase) % 3, step = o->ival + it;
+        float *rot = buffers[t][o->b[j]], *fixed = o->b[3] >= 0 ? buffers[t][o->b[3]] : NULL, f = o->f;
+        if (o->variant == 0)
+            check(w, launch_op(o, it, (const void *)k_add_step, grid, block, (void *[]){&rot, &f, &step, &n}, s), it,
+                  index, "add_step (rotate)");
+        else if (o->variant == 1)
+            check(w, launch_op(o, it, (const void *)k_axpy, grid, block, (void *[]){&f, &rot, &fixed, &n}, s), it,
+                  index, "axpy (rotate)");
+        else
+            check(w, cudaMemcpyAsync(fixed + o->off, rot + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it,
+                  index, "cudaMemcpyAsync (rotate)");
+        break;
+    }
+    case OP_HOST_STAGE: {
+        struct stage *st = &w->stages[o->slot];
+        if (o->variant)
+            check(w, cudaMemcpyAsync(st->in, buffers[t][o->b[1]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost, s),
+                  it, index, "cudaMemcpyAsync D2H (stage)");
+        check(w, cudaLaunchHostFunc(s, stage_fn, st), it, index, "cudaLaunchHostFunc (stage)");
+        check(w, cudaMemcpyAsync(buffers[t][o->b[0]] + o->off, st->out, o->len * fsz, cudaMemcpyHostToDevice, s), it,
+              index, "cudaMemcpyAsync H2D (stage)");
+        break;
+    }
+    case OP_FAULT: {
+        if (it < o->phase || (it - o->phase) % o->every != 0)
+            break;
+        float *y = buffers[t][o->b[0]], v = 2.0f;
+        dim3 bad_grid = {1, 1, 1}, bad_block = {2048, 1, 1};
+        if (o->variant == 1)
+            bad_block = (dim3){32, 32, 2};
+        else if (o->variant == 2)
+            bad_grid.x = 0, bad_block.x = 128;
+        else if (o->variant == 3)
+            bad_grid.y = 0, bad_block.x = 128;
+        void *args[] = {&y, &v, &n};
+        cudaError_t e = o->via ? __cudaLaunchKernel((cudaKernel_t)(const void *)k_fill, bad_grid, bad_block, args, 0, s)
+                               : cudaLaunchKernel((const void *)k_fill, bad_grid, bad_block, args, 0, s);
+        check(w, e, it, index, "fault launch");
+        /* The thread's last error must be the launch's result, and cudaGetLastError must clear it. */
+        if (o->ival == 1 && cudaPeekAtLastError() != e)
+            w->last_error_disagreed++;
+        if (cudaGetLastError() != e || cudaPeekAtLastError() != cudaSuccess)
+            w->last_error_disagreed++;
+        break;
+    }
+    default: break;
+    }
+}
+
 /* Launches one kernel operation; its arguments may change with the iteration. */
 static cudaError_t run_kernel(int t, const struct op *o, int it, cudaStream_t s)
 {
@@ -655,14 +1152,14 @@ static cudaError_t run_kernel(int t, const struct op *o, int it, cudaStream_t s)
     int n = P.n, step = o->vary ? o->ival + it : o->ival;
     unsigned grid = (unsigned)((P.n + o->block - 1) / o->block), block = (unsigned)o->block;
     switch (o->k) {
-    case K_FILL: return launch1d((const void *)k_fill, grid, block, (void *[]){&b0, &f, &n}, s);
-    case K_AXPY: return launch1d((const void *)k_axpy, grid, block, (void *[]){&f, &b0, &b1, &n}, s);
-    case K_SCALE: return launch1d((const void *)k_scale, grid, block, (void *[]){&b0, &f, &n}, s);
-    case K_ADD_STEP: return launch1d((const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, s);
-    case K_COMBINE: return launch1d((const void *)k_combine, grid, block, (void *[]){&b0, &b1, &b2, &n}, s);
-    case K_REDUCE: return launch1d((const void *)k_reduce_sum, 1, REDUCE_THREADS, (void *[]){&b0, &b1, &n}, s);
-    case K_EMPTY: return launch1d((const void *)k_empty, 1, 32, NULL, s);
-    default: return launch1d((const void *)k_apply_coef, grid, block, (void *[]){&b0, &n}, s);
+    case K_FILL: return launch_op(o, it, (const void *)k_fill, grid, block, (void *[]){&b0, &f, &n}, s);
+    case K_AXPY: return launch_op(o, it, (const void *)k_axpy, grid, block, (void *[]){&f, &b0, &b1, &n}, s);
+    case K_SCALE: return launch_op(o, it, (const void *)k_scale, grid, block, (void *[]){&b0, &f, &n}, s);
+    case K_ADD_STEP: return launch_op(o, it, (const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, s);
+    case K_COMBINE: return launch_op(o, it, (const void *)k_combine, grid, block, (void *[]){&b0, &b1, &b2, &n}, s);
+    case K_REDUCE: return launch_op(o, it, (const void *)k_reduce_sum, 1, REDUCE_THREADS, (void *[]){&b0, &b1, &n}, s);
+    case K_EMPTY: return launch_op(o, it, (const void *)k_empty, 1, 32, NULL, s);
+    default: return launch_op(o, it, (const void *)k_apply_coef, grid, block, (void *[]){&b0, &n}, s);
     }
 }
 
@@ -764,6 +1261,13 @@ static void run_op(struct worker *w, const struct op *o, int it, int index)
         check(w, cudaEventRecord(taken[o->channel], s), it, index, "cudaEventRecord taken");
         publish(&done[o->channel], it);
         break;
+    case OP_LOCK:
+    case OP_UNLOCK:
+    case OP_MAILBOX:
+    case OP_BIG_ARG:
+    case OP_ROTATE:
+    case OP_HOST_STAGE:
+    case OP_FAULT: run_stress_op(w, o, it, index, s); break;
     }
 }
 
@@ -878,6 +1382,16 @@ static void create_resources(struct worker *w0)
         ready[c] = done[c] = -1;
     }
     float *initial = malloc(bytes);
+    cudaStream_t shared[MAX_PAIRS];
+    for (int p = 0; p < P.npairs; p++) {
+        check(w0, cudaStreamCreateWithFlags(&shared[p], P.pair[p].kind == STREAM_NON_BLOCKING ? cudaStreamNonBlocking
+                                                                                                : cudaStreamDefault),
+              -1, p, "cudaStreamCreateWithFlags shared");
+        check(w0, cudaMalloc((void **)&mailboxes[p], bytes), -1, p, "cudaMalloc mailbox");
+        fill_host(initial, P.n, 7000u + (unsigned)p);
+        check(w0, cudaMemcpy(mailboxes[p], initial, bytes, cudaMemcpyHostToDevice), -1, p, "cudaMemcpy mailbox");
+        segment_posted[p] = segment_done[p] = -1;
+    }
     for (int t = 0; t < P.nthreads; t++) {
         const struct thread_program *tp = &P.t[t];
         struct worker *w = &workers[t];
@@ -906,6 +1420,17 @@ static void create_resources(struct worker *w0)
             check(w0, cudaMemcpy(buffers[t][b], initial, bytes, cudaMemcpyHostToDevice), -1, b, "cudaMemcpy");
         }
         w->pageable_src = malloc(bytes);
+        for (int p = 0; p < P.npairs; p++)
+            streams[t][SHARED_S(p)] = shared[p];
+        for (int i = 0; i < tp->count; i++)
+            if (tp->ops[i].kind == OP_HOST_STAGE) {
+                struct stage *st = &w->stages[tp->ops[i].slot];
+                check(w0, cudaMallocHost((void **)&st->in, bytes), -1, i, "cudaMallocHost (stage)");
+                check(w0, cudaMallocHost((void **)&st->out, bytes), -1, i, "cudaMallocHost (stage)");
+                memset(st->in, 0, bytes);
+                memset(st->out, 0, bytes);
+                st->len = tp->ops[i].len, st->variant = tp->ops[i].variant;
+            }
         check(w0, cudaMallocHost((void **)&w->pinned_fold, bytes * MAX_BUFFERS), -1, t, "cudaMallocHost");
     }
     free(initial);
@@ -923,10 +1448,18 @@ static void print_results(void)
             snprintf(label, sizeof label, "thread %d buffer %d%s", t, b, e ? " (copy failed)" : "");
             report_hash(label, host, bytes);
         }
+    for (int p = 0; p < P.npairs; p++) {
+        cudaError_t e = cudaMemcpy(host, mailboxes[p], bytes, cudaMemcpyDeviceToHost);
+        snprintf(label, sizeof label, "pair %d mailbox%s", p, e ? " (copy failed)" : "");
+        report_hash(label, host, bytes);
+    }
     for (int t = 0; t < P.nthreads; t++) {
         const struct worker *w = &workers[t];
         printf("thread %d: hash %016llx, errors %lu%s%s\n", t, (unsigned long long)w->hash, w->errors,
                w->errors ? ", first: " : "", w->first_error);
+        if (w->last_error_disagreed)
+            printf("thread %d: after a fault, cudaGetLastError or cudaPeekAtLastError disagreed %lu times\n", t,
+                   w->last_error_disagreed);
     }
     free(host);
 }
@@ -968,6 +1501,7 @@ int main(int argc, char **argv)
     require_device();
     printf("seed %llu: %d threads, %d channels, %d iterations\n", (unsigned long long)seed, P.nthreads,
            P.nchannels, P.iters);
+    print_stress_kinds();
     struct worker setup = {0};
     create_resources(&setup);
     check(&setup, cudaDeviceSynchronize(), -1, -1, "cudaDeviceSynchronize");

@@ -78,16 +78,23 @@ if [ "$1" = "--worker" ]; then
                     "--keep=T:I,J,... (thread T's operations to keep) and --iters=N to both runs"
             } > "$o.fail"
         fi
-        # What the engine did, in both auto runs: graph replays and other-thread fallbacks.
+        # What the engine did, in both auto runs: graph replays, other-thread fallbacks, replays of regions of 8
+        # or more calls; and which stress kinds the program has (its "stress kinds:" line).
+        kinds=$(sed -n 's/^stress kinds: //p' "$o.off" | awk '{ for (i = 1; i < NF; i += 2) if ($(i + 1) > 0) { printf "%s%s", sep, $i; sep = "," } }')
         {
             for trace in "$o.trace" "$o.trace2"; do
                 awk '
-                    /"ev":"region_summary"/ { if (match($0, /"replays":[0-9]+/)) replays += substr($0, RSTART + 10, RLENGTH - 10) }
+                    /"ev":"region_summary"/ {
+                        r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
+                        replays += r
+                        if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8)
+                            long += r
+                    }
                     /"ev":"fallback"/ && /"reason":"other_thread"/ { other++ }
-                    END { printf " %d %d", replays, other }' "$trace" 2> /dev/null || printf ' 0 0'
+                    END { printf " %d %d %d", replays, other, long }' "$trace" 2> /dev/null || printf ' 0 0 0'
             done
             echo
-        } | { read -r r1 o1 r2 o2; echo "$seed $r1 $o1 $r2 $o2"; } >> "$dir/stats.$$"
+        } | { read -r r1 o1 l1 r2 o2 l2; echo "$seed $r1 $o1 $r2 $o2 $l1 $l2 ${kinds:--}"; } >> "$dir/stats.$$"
         rm -f "$o.off2" "$o.auto" "$o.auto2" "$o.robust" "$o.trace" "$o.trace2" "$o".*err
     done
     exit 0
@@ -108,14 +115,32 @@ start=$(date +%s)
 run_seed_workers "$0" "random multi-threaded programs" "$first" "$seeds" "$jobs" 10
 
 # ---- results
-awk '{ if ($2 > 0) r1++; if ($3 > 0) o1++; if ($4 > 0) r2++; if ($5 > 0) o2++; other += $3 + $5 }
-     END { print r1 + 0, o1 + 0, r2 + 0, o2 + 0, other + 0 }' "$WORK/stats" > "$WORK/totals"
-read -r replayed other_seeds replayed2 other_seeds2 other < "$WORK/totals"
-echo "engine (auto, REPRISE_MIN_REGION_CALLS=1): graphs replayed in $replayed of $seeds seeds;" \
-    "cross-thread fallbacks (other_thread) in $other_seeds seeds"
-echo "engine (auto, defaults): graphs replayed in $replayed2 of $seeds seeds;" \
+awk -v seeds="$seeds" '
+    { if ($2 > 0) r1++; if ($3 > 0) o1++; if ($4 > 0) r2++; if ($5 > 0) o2++; other += $3 + $5
+      if ($6 > 0) l1++; if ($7 > 0) l2++
+      nk = $8 == "-" ? 0 : split($8, kinds, ",")
+      for (i = 1; i <= nk; i++) { with[kinds[i]]++; if ($6 > 0 || $7 > 0) with_long[kinds[i]]++; if ($3 > 0 || $5 > 0) with_other[kinds[i]]++ } }
+    END {
+        printf "stress kinds (seeds with it / of those, with regions of 8 or more calls replayed / with other_thread fallbacks):" > "/dev/stderr"
+        rare = ""
+        for (k in with) {
+            printf " %s %d/%d/%d", k, with[k], with_long[k], with_other[k] > "/dev/stderr"
+            if (with[k] * 100 < seeds * 15 || with_long[k] * 2 < with[k]) rare = rare " " k
+        }
+        printf "\n" > "/dev/stderr"
+        print r1 + 0, o1 + 0, r2 + 0, o2 + 0, other + 0, l1 + 0, l2 + 0, length(with), rare
+    }' "$WORK/stats" 2> "$WORK/kinds" > "$WORK/totals"
+read -r replayed other_seeds replayed2 other_seeds2 other long long2 nkinds rare < "$WORK/totals"
+echo "engine (auto, REPRISE_MIN_REGION_CALLS=1): graphs replayed in $replayed of $seeds seeds, regions of 8 or" \
+    "more calls in $long; cross-thread fallbacks (other_thread) in $other_seeds seeds"
+echo "engine (auto, defaults): graphs replayed in $replayed2 of $seeds seeds, regions of 8 or more calls in $long2;" \
     "cross-thread fallbacks (other_thread) in $other_seeds2 seeds; $other cross-thread fallbacks in all"
+cat "$WORK/kinds"
 [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
+[ $((long * 2)) -ge "$seeds" ] || fail "regions of 8 or more calls were replayed in only $long of $seeds seeds"
+# Each stress kind (and ordered pairs) in at least 15% of the seeds, half of those with regions of 8 or more calls replayed.
+[ "$seeds" -lt 200 ] || [ "$nkinds" -ge 7 ] || fail "only $nkinds stress kinds appeared (want 7)"
+[ "$seeds" -lt 200 ] || [ -z "$rare" ] || fail "stress kinds too rare or seldom among replayed regions:$rare"
 [ "$seeds" -lt 50 ] || [ $((other_seeds * 4)) -ge "$seeds" ] ||
     fail "another thread's call submitted held-back work in only $other_seeds of $seeds seeds"
 
