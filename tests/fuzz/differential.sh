@@ -15,7 +15,11 @@
 # sync-free loop's period detector) or REPRISE_MAX_GRAPHS=1 (evictions).
 #
 # The test has teeth: auto mode's trace (REPRISE_TRACE) must show graphs
-# replayed in at least half of the seeds and fallbacks of several reasons;
+# replayed in at least half of the seeds, regions of 8 or more calls among
+# them, and fallbacks of several reasons; each stress kind of
+# random_program.c (its "stress kinds:" line) must be in 15% of the seeds,
+# half of those with such replays (with 200 seeds or more); the counts show
+# how often a replayed region of 8 or more calls fell back (was disturbed);
 # dropping one call from a program (--drop) must change its output in most
 # seeds; hashing without the final sync (--no-final-sync) must change the
 # output for some seed and scheduler seed.

@@ -3,7 +3,7 @@
  * seed, for the multi-threaded differential test
  * (tests/fuzz/threads_differential.sh).
  *
- *     random_threads [--dump] [--no-handoff-wait] [--iters=N] [--keep=T:I,...] SEED
+ *     random_threads [--dump] [--no-handoff-wait] [--no-pair-order] [--iters=N] [--keep=T:I,...] SEED
  *
  * The shape. From SEED (splitmix64, tests/fuzz/fuzz_random.h) it builds 2..3
  * host threads. Each thread owns 1..3 streams (blocking, non-blocking, in
@@ -94,6 +94,9 @@
  * --no-handoff-wait  the consumer skips the GPU wait of every handoff (the
  *                    host handshake stays): a deliberately racy program, whose
  *                    output must depend on STANDIN_SEED for some seeds
+ * --no-pair-order    ordered pairs skip their host handshake (the mutex
+ *                    stays): a deliberately racy program, whose mailbox
+ *                    reads then depend on which thread goes first
  * --iters=N          runs every body N times instead
  * --keep=T:I,...     keeps only these operations of thread T's body (numbers
  *                    as --dump prints them; repeatable), to minimise a seed
@@ -916,7 +919,7 @@ static cudaStream_t streams[MAX_THREADS][MAX_STREAMS + MAX_PAIRS]; /* then the p
 static cudaEvent_t events[MAX_THREADS][MAX_EVENTS], join_events[MAX_THREADS][MAX_STREAMS];
 static cudaEvent_t produced[MAX_CHANNELS], taken[MAX_CHANNELS];
 static float *buffers[MAX_THREADS][MAX_BUFFERS];
-static int no_handoff_wait;
+static int no_handoff_wait, no_pair_order;
 
 /* The host handshake of the channels: the last iteration published ("ready") and taken ("done"). */
 static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1043,7 +1046,9 @@ static void run_stress_op(struct worker *w, const struct op *o, int it, int inde
     switch (o->kind) {
     case OP_LOCK: {
         const struct pair *pr = &P.pair[o->ival];
-        if (pr->ordered && t == pr->first)
+        if (no_pair_order)
+            ; /* --no-pair-order: whichever thread gets the mutex first goes first */
+        else if (pr->ordered && t == pr->first)
             await(&segment_done[o->ival], it - 1); /* the second's read of the last iteration was issued */
         else if (pr->ordered)
             await(&segment_posted[o->ival], it);   /* the first's write of this iteration was issued */
@@ -1474,6 +1479,8 @@ int main(int argc, char **argv)
             dump_only = 1;
         else if (!strcmp(argv[i], "--no-handoff-wait"))
             no_handoff_wait = 1;
+        else if (!strcmp(argv[i], "--no-pair-order"))
+            no_pair_order = 1;
         else if (!strncmp(argv[i], "--iters=", 8))
             iters = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "--keep=", 7) && nkeep < (int)(sizeof keep / sizeof *keep))
@@ -1482,7 +1489,8 @@ int main(int argc, char **argv)
             seed_arg = argv[i];
     }
     if (seed_arg == NULL) {
-        fprintf(stderr, "usage: %s [--dump] [--no-handoff-wait] [--iters=N] [--keep=T:I,...] SEED\n", argv[0]);
+        fprintf(stderr, "usage: %s [--dump] [--no-handoff-wait] [--no-pair-order] [--iters=N] [--keep=T:I,...] SEED\n",
+                argv[0]);
         return 2;
     }
     uint64_t seed = strtoull(seed_arg, NULL, 10);

@@ -17,9 +17,12 @@
 # What the engine did is counted from the auto runs' traces: seeds where
 # graphs were replayed, and seeds where a thread's held-back work was
 # submitted because of another thread's call (fallback reason other_thread),
-# the case this test is for.  The test has teeth: skipping the consumer's GPU
-# wait at every handoff (--no-handoff-wait, host handshake kept) must change
-# the output for some seed and scheduler seed.
+# the case this test is for; replays of regions of 8 or more calls, and which
+# stress kinds (random_threads.c) each seed has, which must each be common.
+# The test has teeth: skipping the consumer's GPU wait at every handoff
+# (--no-handoff-wait, host handshake kept) must change the output for some
+# seed and scheduler seed, and so must letting the two threads of an ordered
+# pair go in either order (--no-pair-order).
 #
 # Seeds that once failed are rerun ten times each at the end (their failure
 # depended on timing: 13 of 40 runs of seed 1916 differed before the fix).
@@ -151,6 +154,14 @@ if [ -n "$caught" ]; then
     echo "skipping the GPU wait of the handoffs changed the output ($caught)"
 else
     fail "skipping the GPU wait of the handoffs changed no output in seeds $first..$((first + probe - 1))"
+fi
+
+# ---- ... and so do ordered pairs without their host handshake: the mailbox is read before or after its write
+find_racy_seed "$prog" --no-pair-order off "$first" $((first + probe - 1))
+if [ -n "$caught" ]; then
+    echo "skipping the ordered pairs' host handshake changed the output ($caught)"
+else
+    fail "skipping the ordered pairs' host handshake changed no output in seeds $first..$((first + probe - 1))"
 fi
 
 # ---- seeds that once failed, each run several times (their failure depended on timing): a thread's own
