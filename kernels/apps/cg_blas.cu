@@ -8,11 +8,11 @@
  *
  *     q = A p                  cusparseSpMV (CSR, CUSPARSE_SPMV_CSR_ALG1, buffer allocated once)
  *     pq = p . q               cublasSdot
- *     alpha = rr / pq          k_alpha, one thread (and -alpha)
+ *     alpha = rr / pq          k_alpha, then k_negate_alpha (-alpha): one thread each
  *     x += alpha p             cublasSaxpy
  *     r -= alpha q             cublasSaxpy
  *     rr_new = r . r           cublasSdot
- *     beta = rr_new / rr       k_beta, one thread (rr = rr_new)
+ *     beta = rr_new / rr       k_beta, then k_advance (rr = rr_new), k_count (steps + 1): one thread each
  *     p = beta p + r           cublasSscal, cublasSaxpy
  *     hist[it] = rr            cublasScopy (one element, a new destination each time)
  *
@@ -21,7 +21,8 @@
  * stdout is byte-comparable across runs: every iteration's rr (float bits in
  * hex and %.9g), a checksum of x's bits, the true residual computed on the
  * host from x.  The program checks itself: rr is finite, positive and
- * smaller at the end, and |b - A x| agrees with sqrt(rr); "verify cg ok".
+ * smaller at the end, |b - A x| agrees with sqrt(rr) and the device counted
+ * every iteration; "verify cg ok".
  * Every cuBLAS and cuSPARSE status is checked: a failure prints the call's
  * name and status and exits 1.  stderr: the loop's wall time.
  * Exit status: 0, 1 (a failed call or a wrong result), 77 (no GPU).
@@ -39,7 +40,7 @@
 #define CG_DIAG (2.0f + 1.0f / 1024.0f)
 
 /* The device scalars, indices into one array. */
-enum { S_RR, S_PQ, S_RR_NEW, S_ALPHA, S_NALPHA, S_BETA, S_ONE, S_ZERO, S_COUNT };
+enum { S_RR, S_PQ, S_RR_NEW, S_ALPHA, S_NALPHA, S_BETA, S_ONE, S_ZERO, S_STEPS, S_COUNT };
 
 static int iteration = -1; /* -1: setting up; for the messages */
 
@@ -67,17 +68,31 @@ static void check_cusparse(cusparseStatus_t status, const char *name, int line)
 #define BLAS(fn, args) check_cublas(fn args, #fn, __LINE__)
 #define SPARSE(fn, args) check_cusparse(fn args, #fn, __LINE__)
 
+/* The program's own one-thread kernels: five an iteration, as a solver's scalar steps often are (a region
+   of the program's own launches shorter than REPRISE_MIN_REGION_CALLS would not be graphed at all). */
 __global__ void k_alpha(float *s)
 {
-    float alpha = s[S_RR] / s[S_PQ];
-    s[S_ALPHA] = alpha;
-    s[S_NALPHA] = -alpha;
+    s[S_ALPHA] = s[S_RR] / s[S_PQ];
+}
+
+__global__ void k_negate_alpha(float *s)
+{
+    s[S_NALPHA] = -s[S_ALPHA];
 }
 
 __global__ void k_beta(float *s)
 {
     s[S_BETA] = s[S_RR_NEW] / s[S_RR];
+}
+
+__global__ void k_advance(float *s)
+{
     s[S_RR] = s[S_RR_NEW];
+}
+
+__global__ void k_count(float *s)
+{
+    s[S_STEPS] += 1.0f;
 }
 
 static double now_s(void)
@@ -179,10 +194,16 @@ int main(void)
         BLAS(cublasSdot, (blas, n, d_p, 1, d_q, 1, d_s + S_PQ));
         k_alpha<<<1, 1, 0, s>>>(d_s);
         CHECK_LAUNCH();
+        k_negate_alpha<<<1, 1, 0, s>>>(d_s);
+        CHECK_LAUNCH();
         BLAS(cublasSaxpy, (blas, n, d_s + S_ALPHA, d_p, 1, d_x, 1));
         BLAS(cublasSaxpy, (blas, n, d_s + S_NALPHA, d_q, 1, d_r, 1));
         BLAS(cublasSdot, (blas, n, d_r, 1, d_r, 1, d_s + S_RR_NEW));
         k_beta<<<1, 1, 0, s>>>(d_s);
+        CHECK_LAUNCH();
+        k_advance<<<1, 1, 0, s>>>(d_s);
+        CHECK_LAUNCH();
+        k_count<<<1, 1, 0, s>>>(d_s);
         CHECK_LAUNCH();
         BLAS(cublasSscal, (blas, n, d_s + S_BETA, d_p, 1));
         BLAS(cublasSaxpy, (blas, n, one, d_r, 1, d_p, 1));
@@ -194,9 +215,11 @@ int main(void)
 
     CHECK(cudaMemcpy(h_hist, d_hist, sizeof(float) * CG_ITERS, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(h_x, d_x, vbytes, cudaMemcpyDeviceToHost));
+    float steps;
+    CHECK(cudaMemcpy(&steps, d_s + S_STEPS, sizeof steps, cudaMemcpyDeviceToHost));
     CHECK(cudaGetLastError());
 
-    printf("n %d nnz %d iterations %d\n", n, nnz, CG_ITERS);
+    printf("n %d nnz %d iterations %d steps counted on the device %.0f\n", n, nnz, CG_ITERS, steps);
     printf("rr0 0x%08x %.9g\n", float_bits(rr0), rr0);
     for (int it = 0; it < CG_ITERS; it++)
         printf("rr %d 0x%08x %.9g\n", it, float_bits(h_hist[it]), h_hist[it]);
@@ -220,7 +243,7 @@ int main(void)
     for (int it = 0; it < CG_ITERS; it++)
         if (!isfinite(h_hist[it]) || !(h_hist[it] > 0.0f))
             ok = 0;
-    if (!(last < 1e-4 * rr0) || fabs(true_norm - sqrt(last)) > 1e-2 * b_norm)
+    if (!(last < 1e-4 * rr0) || fabs(true_norm - sqrt(last)) > 1e-2 * b_norm || steps != (float)CG_ITERS)
         ok = 0;
     if (!ok) {
         printf("verify cg FAILED\n");
