@@ -8,7 +8,7 @@ trap 'keep_work; rm -rf "$WORK"' EXIT
 failures=0
 
 # The watchdog's bound without a GPU: CI's two loaded cores deschedule a thread for milliseconds, which the
-# default (REPRISE_DEFERRAL_TIMEOUT_US=1000) takes for a program waiting on memory: it falls back, results stay
+# default (REPRISE_DEFERRAL_TIMEOUT_US=2000) takes for a program waiting on memory: it falls back, results stay
 # the same but the logs that tests read do not.  Tests of the watchdog set their own; with a GPU, the default.
 if ! { command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1; }; then
     : "${REPRISE_DEFERRAL_TIMEOUT_US:=100000}"
