@@ -97,15 +97,18 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
  * unchanged.
  */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
+/* What every wrapper does first: note its caller, initialise, find the real function (or say it is missing). */
+#define DRIVER_WRAPPER_START(name, params)                                                                \
+    const void *caller = __builtin_return_address(0);                                                     \
+    shim_enter();                                                                                         \
+    typedef CUresult (*real_fn) params;                                                                   \
+    real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                                \
+    if (__builtin_expect(real == NULL, 0))                                                                \
+        return driver_missing(DRIVER_ID_##name)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
-        const void *caller = __builtin_return_address(0);                                                 \
-        shim_enter();                                                                                     \
-        typedef CUresult (*real_fn) params;                                                               \
-        real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                            \
-        if (__builtin_expect(real == NULL, 0))                                                            \
-            return driver_missing(DRIVER_ID_##name);                                                      \
+        DRIVER_WRAPPER_START(name, params);                                                               \
         if (__builtin_expect(shim_observing, 0)) {                                                       \
             if (!caller_is_runtime(caller)) {                                                             \
                 if (foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                             \
@@ -130,12 +133,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
 #define DRIVER_CAPTURE_QUERY(name, params, args, stream, status)                                          \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
-        const void *caller = __builtin_return_address(0);                                                 \
-        shim_enter();                                                                                     \
-        typedef CUresult (*real_fn) params;                                                               \
-        real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                            \
-        if (__builtin_expect(real == NULL, 0))                                                            \
-            return driver_missing(DRIVER_ID_##name);                                                      \
+        DRIVER_WRAPPER_START(name, params);                                                               \
         CUresult result = real args;                                                                      \
         if (shim_auto && status != NULL && !caller_is_runtime(caller))                                    \
             result = hide_shim_capture((cudaStream_t)(stream), result, status);                           \
@@ -144,6 +142,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
 #include "driver_hooks.def"
 #undef DRIVER_CAPTURE_QUERY
 #undef DRIVER_HOOK
+#undef DRIVER_WRAPPER_START
 
 /* The wrappers by id. */
 static void *const driver_wrappers[DRIVER_COUNT] = {
