@@ -1,13 +1,16 @@
 /*
  * tests/fuzz/fuzz_random.h: what the random program generators share (one
  * translation unit each): a seeded splitmix64 generator, never rand(), so a
- * seed gives the same program everywhere, and the host data they fill.
+ * seed gives the same program everywhere, the host data they fill, and the
+ * hash of results that sees every NaN as one.
  * Generation runs on one thread; the state is the including file's own.
  */
 #ifndef REPRISE_TESTS_FUZZ_RANDOM_H
 #define REPRISE_TESTS_FUZZ_RANDOM_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 static uint64_t rng;
 
@@ -68,6 +71,37 @@ static inline void fill_host(float *p, int n, unsigned key)
 {
     for (int i = 0; i < n; i++)
         p[i] = (float)((int)((key * 2654435761u + (unsigned)i * 40503u) >> 20 & 63) - 32) * 0.0625f;
+}
+
+/*
+ * FNV-1a over bytes of floats (a multiple of 4), every NaN hashed as the
+ * same one (0x7fffffff): the GPU makes canonical NaNs where x86 makes others
+ * and propagates payloads, so only that keeps a program's output the same on
+ * the stand-in and on a GPU. Without NaNs it equals fnv1a over the bytes.
+ */
+static inline uint64_t hash_floats(const void *p, size_t bytes)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i + 4 <= bytes; i += 4) {
+        uint32_t w;
+        memcpy(&w, b + i, 4);
+        if ((w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu))
+            w = 0x7fffffffu;
+        unsigned char c[4];
+        memcpy(c, &w, 4);
+        for (int j = 0; j < 4; j++) {
+            h ^= c[j];
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+/* Prints "label: h=<hash>" for bytes of floats, NaNs alike (hash_floats). */
+static inline void report_floats(const char *label, const void *p, size_t bytes)
+{
+    printf("%s: h=%016llx\n", label, (unsigned long long)hash_floats(p, bytes));
 }
 
 #endif

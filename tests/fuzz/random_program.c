@@ -728,7 +728,7 @@ static void CUDART_CB host_fn0(void *arg)
 {
     struct host_data *h = arg;
     h->sum = (h->sum ^ (h->tag + h->calls * 0x9e37u)) * 1099511628211ull;
-    h->sum ^= fnv1a(h->pinned, (size_t)P.n * sizeof(float));
+    h->sum ^= hash_floats(h->pinned, (size_t)P.n * sizeof(float));
     h->calls++;
 }
 
@@ -1055,7 +1055,7 @@ static void run_op(const struct op *o, int it, int index)
     case OP_SYNC_D2H:
         check(cudaMemcpy(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost), it,
               index, "cudaMemcpy D2H", 0);
-        sync_sum = sync_sum * 1099511628211ull ^ fnv1a(host_scratch, o->len * fsz);
+        sync_sum = sync_sum * 1099511628211ull ^ hash_floats(host_scratch, o->len * fsz);
         break;
     case OP_SYNC_H2D:
         fill_host(pinned_sync, P.n, (unsigned)(it * 131 + index));
@@ -1066,7 +1066,7 @@ static void run_op(const struct op *o, int it, int index)
     case OP_D2H_PAGEABLE:
         check(cudaMemcpyAsync(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost, s),
               it, index, "cudaMemcpyAsync D2H pageable", 0);
-        sync_sum = sync_sum * 1099511628211ull ^ fnv1a(host_scratch, o->len * fsz);
+        sync_sum = sync_sum * 1099511628211ull ^ hash_floats(host_scratch, o->len * fsz);
         break;
     case OP_BAD_LAUNCH: {
         float *y = buffers[0], v = 1.0f;
@@ -1254,10 +1254,10 @@ int main(int argc, char **argv)
             for (int b = 0; b < P.nbuffers; b++) {
                 check(cudaMemcpy(host_scratch, buffers[b], bytes, cudaMemcpyDeviceToHost), it, -1,
                       "cudaMemcpy trajectory", 0);
-                trajectory = (trajectory ^ fnv1a(host_scratch, bytes)) * 1099511628211ull;
+                trajectory = (trajectory ^ hash_floats(host_scratch, bytes)) * 1099511628211ull;
             }
             for (int i = 0; i < P.nstreams; i++)
-                trajectory = (trajectory ^ fnv1a(pinned_dst[i], bytes)) * 1099511628211ull;
+                trajectory = (trajectory ^ hash_floats(pinned_dst[i], bytes)) * 1099511628211ull;
         }
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
@@ -1275,12 +1275,12 @@ int main(int argc, char **argv)
         for (int i = 0; i < P.n; i++)
             odd_values += !isfinite(host_scratch[i]) || fabsf(host_scratch[i]) > 1e30f;
         printf("buffer %d: h=%016llx, %d huge or not finite%s%s\n", b,
-               (unsigned long long)fnv1a(host_scratch, bytes), odd_values, e ? ", " : "",
+               (unsigned long long)hash_floats(host_scratch, bytes), odd_values, e ? ", " : "",
                e ? cudaGetErrorName(e) : "");
     }
     for (int i = 0; i < P.nstreams; i++) {
         snprintf(label, sizeof label, "pinned %d", i);
-        report_hash(label, pinned_dst[i], bytes);
+        report_floats(label, pinned_dst[i], bytes);
         for (int v = 0; v < 2; v++)
             printf("host data %d.%d: calls %u sum %016llx\n", i, v, host_data[i][v].calls,
                    (unsigned long long)host_data[i][v].sum);

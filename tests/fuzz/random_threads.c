@@ -982,7 +982,7 @@ static void CUDART_CB host_function(void *arg)
 {
     struct host_calls *h = arg;
     h->sum = (h->sum ^ (h->calls * 0x9e37u + 1)) * 1099511628211ull;
-    h->sum ^= fnv1a(h->landing, (size_t)P.n * sizeof(float));
+    h->sum ^= hash_floats(h->landing, (size_t)P.n * sizeof(float));
     h->calls++;
 }
 
@@ -1333,7 +1333,7 @@ static void fold(struct worker *w, int it)
     size_t bytes = (size_t)P.n * sizeof(float);
     /* First what its streams delivered to the host, before any new call: only its own syncs order them. */
     for (int s = 0; s < tp->nstreams; s++) {
-        w->hash = (w->hash ^ fnv1a(w->landing[s], bytes)) * 1099511628211ull;
+        w->hash = (w->hash ^ hash_floats(w->landing[s], bytes)) * 1099511628211ull;
         w->hash = (w->hash ^ w->host_calls[s].sum ^ w->host_calls[s].calls) * 1099511628211ull;
     }
     for (int b = 0; b < tp->nbuffers; b++) {
@@ -1348,7 +1348,7 @@ static void fold(struct worker *w, int it)
     if (tp->fold_stream >= 0)
         check(w, cudaStreamSynchronize(streams[w->t][tp->fold_stream]), it, -1, "cudaStreamSynchronize fold");
     for (int b = 0; b < tp->nbuffers; b++)
-        w->hash = (w->hash ^ fnv1a(w->pinned_fold + (size_t)b * P.n, bytes)) * 1099511628211ull;
+        w->hash = (w->hash ^ hash_floats(w->pinned_fold + (size_t)b * P.n, bytes)) * 1099511628211ull;
 }
 
 /* One host thread: its body P.iters times, with the handshakes of its channels. */
@@ -1451,12 +1451,12 @@ static void print_results(void)
         for (int b = 0; b < P.t[t].nbuffers; b++) {
             cudaError_t e = cudaMemcpy(host, buffers[t][b], bytes, cudaMemcpyDeviceToHost);
             snprintf(label, sizeof label, "thread %d buffer %d%s", t, b, e ? " (copy failed)" : "");
-            report_hash(label, host, bytes);
+            report_floats(label, host, bytes);
         }
     for (int p = 0; p < P.npairs; p++) {
         cudaError_t e = cudaMemcpy(host, mailboxes[p], bytes, cudaMemcpyDeviceToHost);
         snprintf(label, sizeof label, "pair %d mailbox%s", p, e ? " (copy failed)" : "");
-        report_hash(label, host, bytes);
+        report_floats(label, host, bytes);
     }
     for (int t = 0; t < P.nthreads; t++) {
         const struct worker *w = &workers[t];
