@@ -39,9 +39,11 @@
  * (fault); the program's own stream capture (global, thread-local or
  * relaxed) of a few calls, instantiated or updated and launched with
  * cudaGraphLaunch every iteration or in its capture iterations
- * (own_graph). The header line "stress kinds:" counts them. A host spin on
- * mapped memory (issue 12 case 1) has its place reserved (ST_MAPPED_SPIN)
- * until the stand-in can run a kernel while the host spins.
+ * (own_graph); k_poke writing the iteration into cudaHostAllocMapped
+ * memory, and the host spinning on it with no CUDA call (mapped_spin,
+ * issue 12 case 1: held back, the poke would never run without the shim's
+ * watchdog; the stand-in's device thread runs work once mapped memory
+ * exists). The header line "stress kinds:" counts them.
  *
  * The program is race-free by construction, so its output depends on the
  * seed only, not on the stand-in's scheduler (STANDIN_SEED) and not on
@@ -69,10 +71,12 @@
  *                  --dump prints them), to minimise a failing seed
  */
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -116,12 +120,13 @@ enum op_kind {
     OP_HOST_STAGE, /* [D2H into pinned,] a host function writing pinned memory, the H2D copy reading it */
     OP_FAULT,      /* an invalid launch in some iterations, and the last error right after it */
     OP_OWN_GRAPH,  /* the program's own capture (some iterations) and cudaGraphLaunch of it */
+    OP_MAPPED_SPIN, /* k_poke writes the iteration into mapped memory; the host spins on it, no CUDA call */
 };
 
 static const char *const op_names[] = {
     "kernel", "d2d", "h2d_pinned", "h2d_pageable", "d2h_pinned", "memset", "host_func", "record", "wait",
     "query_stream", "query_event", "sync_stream", "sync_event", "malloc_free", "sync_d2h", "sync_h2d",
-    "d2h_pageable", "bad_launch", "big_arg", "rotate", "host_stage", "fault", "own_graph",
+    "d2h_pageable", "bad_launch", "big_arg", "rotate", "host_stage", "fault", "own_graph", "mapped_spin",
 };
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
@@ -148,14 +153,14 @@ struct op {
     int geo;        /* kernel: its geometry changes every `every` iterations (enum geometry) */
     int every, phase; /* the period of a change (geometry, big_arg's word, fault, own_graph's capture) */
     int variant;    /* what a stress kind does (see its gen_ function) */
-    int slot;       /* OP_HOST_STAGE, OP_OWN_GRAPH: its private resources */
+    int slot;       /* OP_HOST_STAGE, OP_OWN_GRAPH, OP_MAPPED_SPIN: its private resources */
 };
 
 /* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
 enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
 static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
 
-/* The stress kinds, in the order their presence is drawn; ST_MAPPED_SPIN is reserved. */
+/* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN, ST_COUNT };
 static const char *const stress_names[] = {"big_arg", "rotate", "geometry", "host_stage", "fault", "own_graph",
                                            "mapped_spin"};
@@ -163,14 +168,16 @@ static const char *const stress_names[] = {"big_arg", "rotate", "geometry", "hos
 static const unsigned stress_percent[ST_COUNT] = {
     [ST_BIG_ARG] = 35, [ST_ROTATE] = 35, [ST_GEOMETRY] = 35, [ST_HOST_STAGE] = 30, [ST_FAULT] = 35,
     [ST_OWN_GRAPH] = 30,
-    /* Reserved for issue 12 case 1: a kernel writes the iteration into cudaHostAllocMapped memory and the
-       host spins on it with no CUDA call before its sync. The stand-in runs work only when the host waits
-       in a CUDA call, so the spin would never end; 0 until its device thread lands (gen_stress_at). */
-    [ST_MAPPED_SPIN] = 0,
+    /* Fewer: once a program has mapped memory, the stand-in's device thread runs all its work on its own
+       (the scheduler's order then depends on timing, not only on STANDIN_SEED), and under the shim each
+       spin on held-back work costs the watchdog's bound before the region is refused. */
+    [ST_MAPPED_SPIN] = 20,
 };
 
 #define MAX_STAGES 4    /* OP_HOST_STAGE operations */
 #define MAX_OWN_GRAPHS 2
+#define MAX_SPINS 2      /* OP_MAPPED_SPIN operations */
+#define SPIN_LIMIT_S 30  /* a spin that waits longer is a hang: the program says so and exits 3 */
 
 struct program {
     int nstreams;
@@ -182,7 +189,7 @@ struct program {
     int home[MAX_BUFFERS];
     struct op ops[MAX_OPS];
     int count;
-    int nstages, nown_graphs;
+    int nstages, nown_graphs, nspins;
     int stress[ST_COUNT]; /* how many of each stress kind the body has */
 };
 
@@ -412,6 +419,16 @@ static void gen_own_graph(void)
     o->off2 = (int)below2((unsigned)(P.n - o->len + 1));
 }
 
+/* On stream s: k_poke writes the iteration into mapped memory, and the host spins on it before going on. */
+static void gen_mapped_spin(int s)
+{
+    if (P.nspins == MAX_SPINS)
+        return;
+    struct op *o = emit(OP_MAPPED_SPIN, s);
+    o->slot = P.nspins++;
+    o->via_launch = chance2(40);
+}
+
 static int stress_at[ST_COUNT][2]; /* body positions of each stress kind's operations, -1: none (draw_stress) */
 
 /* Emits the stress operations placed at body position i (stress_at, drawn from the second generator). */
@@ -429,7 +446,7 @@ static void gen_stress_at(int i)
             case ST_HOST_STAGE: gen_host_stage(s); break;
             case ST_FAULT: gen_fault(s); break;
             case ST_OWN_GRAPH: gen_own_graph(); break;
-            case ST_MAPPED_SPIN: /* reserved (stress_percent): gen_mapped_spin(s) */ break;
+            case ST_MAPPED_SPIN: gen_mapped_spin(s); break;
             case ST_COUNT: break;
             }
             P.stress[k] += P.count > before;
@@ -629,6 +646,10 @@ static void dump_stress_op(const struct op *o)
                o->ival ? "instantiated again" : "cudaGraphExecUpdate", o->swap ? "after each capture" : "every iteration",
                o->off, o->len, o->vary ? " vary" : "", o->off2);
         break;
+    case OP_MAPPED_SPIN:
+        printf(" slot %d: k_poke into mapped memory%s, then the host spins on it", o->slot,
+               o->via_launch ? " (__cudaLaunchKernel)" : "");
+        break;
     default: break;
     }
 }
@@ -769,6 +790,30 @@ struct stage {
 };
 static struct stage stages[MAX_STAGES];
 static cudaGraphExec_t own_exec[MAX_OWN_GRAPHS];
+static volatile int *spin_flags; /* OP_MAPPED_SPIN: cudaHostAllocMapped, one int a slot */
+static int *spin_flags_device;
+
+/* OP_MAPPED_SPIN: k_poke writes a value unique to this iteration and slot; the host waits for it with no CUDA call. */
+static void mapped_spin(const struct op *o, int it, int index, cudaStream_t s)
+{
+    int *flag = spin_flags_device + o->slot, value = it * MAX_SPINS + o->slot + 1;
+    dim3 one = {1, 1, 1};
+    check(launch((const void *)k_poke, one, one, (void *[]){&flag, &value}, 0, s, o->via_launch), it, index,
+          "k_poke (mapped spin)", 0);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned long spins = 0; spin_flags[o->slot] != value; spins++) {
+        sched_yield(); /* a polite spin: on a loaded machine the device (the stand-in's thread) gets the core */
+        if (spins % 256 != 0)
+            continue;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > SPIN_LIMIT_S) {
+            printf("iteration %d op %d: the mapped flag is %d after %d s, expected %d: held-back work never ran\n", it,
+                   index, spin_flags[o->slot], SPIN_LIMIT_S, value);
+            exit(3);
+        }
+    }
+}
 static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
 
 /* OP_HOST_STAGE's host function: writes what the next copy reads (variant 1: from what the copy before brought). */
@@ -928,6 +973,7 @@ static void run_stress_op(const struct op *o, int it, int index)
             check(cudaGraphLaunch(own_exec[o->slot], s), it, index, "cudaGraphLaunch (own)", 0);
         break;
     }
+    case OP_MAPPED_SPIN: mapped_spin(o, it, index, s); break;
     default: break;
     }
 }
@@ -1080,7 +1126,8 @@ static void run_op(const struct op *o, int it, int index)
     case OP_ROTATE:
     case OP_HOST_STAGE:
     case OP_FAULT:
-    case OP_OWN_GRAPH: run_stress_op(o, it, index); break;
+    case OP_OWN_GRAPH:
+    case OP_MAPPED_SPIN: run_stress_op(o, it, index); break;
     }
 }
 
@@ -1197,6 +1244,13 @@ int main(int argc, char **argv)
             memset(st->out, 0, bytes);
             st->len = P.ops[i].len, st->variant = P.ops[i].variant;
         }
+    if (P.nspins) {
+        check(cudaHostAlloc((void **)&spin_flags, MAX_SPINS * sizeof(int), cudaHostAllocMapped), -1, 0,
+              "cudaHostAlloc (mapped)", 0);
+        memset((void *)spin_flags, 0, MAX_SPINS * sizeof(int));
+        check(cudaHostGetDevicePointer((void **)&spin_flags_device, (void *)spin_flags, 0), -1, 0,
+              "cudaHostGetDevicePointer", 0);
+    }
     host_scratch = malloc(bytes);
     for (int i = 0; i < P.nstreams; i++) {
         check(cudaMallocHost((void **)&pinned_dst[i], bytes), -1, i, "cudaMallocHost", 0);

@@ -87,8 +87,11 @@
  * the launch's result, else main prints how often it did not). Not the
  * program's own capture: another thread's stream or device sync during it
  * would change its result with timing (random_program.c has it). A host spin
- * on mapped memory (issue 12 case 1) has its place reserved in
- * stress_percent. The header line "stress kinds:" counts them.
+ * on mapped memory (issue 12 case 1): k_poke writes the iteration into the
+ * thread's cudaHostAllocMapped flag and the thread spins on it with no CUDA
+ * call (its held-back work runs only through the shim's watchdog, and
+ * other threads' may be in the way). The header line "stress kinds:"
+ * counts them.
  *
  * --dump             prints the generated program
  * --no-handoff-wait  the consumer skips the GPU wait of every handoff (the
@@ -104,6 +107,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,18 +162,19 @@ enum op_kind {
     OP_ROTATE,       /* a kernel or copy whose pointer argument rotates among three buffers */
     OP_HOST_STAGE,   /* [D2H into pinned,] a host function writing pinned memory, the H2D copy reading it */
     OP_FAULT,        /* an invalid launch in some iterations, and the last error right after it */
+    OP_MAPPED_SPIN,  /* k_poke writes the iteration into mapped memory; the thread spins on it, no CUDA call */
 };
 static const char *const op_names[] = {"kernel",       "d2d",          "memset",      "h2d_pageable", "d2h_pinned",
                                        "host_func",    "record",       "wait",        "query_stream", "sync_stream",
                                        "sync_event",   "publish",      "handoff_wait", "take",        "taken",
                                        "lock",         "unlock",       "mailbox",     "big_arg",      "rotate",
-                                       "host_stage",   "fault"};
+                                       "host_stage",   "fault",        "mapped_spin"};
 
 /* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
 enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
 static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
 
-/* The stress kinds, in the order their presence is drawn; ST_MAPPED_SPIN is reserved. */
+/* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_SHARED_STREAM, ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_MAPPED_SPIN, ST_COUNT };
 static const char *const stress_names[] = {"shared_stream", "big_arg", "rotate", "geometry", "host_stage", "fault",
                                            "mapped_spin"};
@@ -177,10 +182,9 @@ static const char *const stress_names[] = {"shared_stream", "big_arg", "rotate",
 static const unsigned stress_percent[ST_COUNT] = {
     [ST_SHARED_STREAM] = 45, [ST_BIG_ARG] = 20, [ST_ROTATE] = 20, [ST_GEOMETRY] = 20, [ST_HOST_STAGE] = 20,
     [ST_FAULT] = 15,
-    /* Reserved for issue 12 case 1: a kernel writes the iteration into cudaHostAllocMapped memory and the
-       thread spins on it with no CUDA call before its sync. The stand-in runs work only when a host thread
-       waits in a CUDA call, so the spin would never end; 0 until its device thread lands (gen_stress_at). */
-    [ST_MAPPED_SPIN] = 0,
+    /* Once a program has mapped memory the stand-in's device thread runs all its work on its own, and each
+       spin on held-back work costs up to the watchdog's bound until its region is refused. */
+    [ST_MAPPED_SPIN] = 12,
 };
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
@@ -244,7 +248,7 @@ struct thread_program {
     int fold_stream;  /* the stream it copies its buffers back on, or -1: cudaMemcpy */
     struct op ops[MAX_OPS];
     int count;
-    int nstages;
+    int nstages, nspins;
 };
 
 /* Two threads sharing a created stream, each issuing a few calls on it under the pair's mutex. */
@@ -668,6 +672,19 @@ static void gen_fault(int s)
     o->b[0] = pick_buffer(-1, -1); /* an argument only: the launch never runs */
 }
 
+#define MAX_SPINS 2     /* OP_MAPPED_SPIN operations per thread */
+#define SPIN_LIMIT_S 30 /* a spin that waits longer is a hang: the program says so and exits 3 */
+
+/* On stream s: k_poke writes the iteration into the thread's mapped flag, and the thread spins on it. */
+static void gen_mapped_spin(int s)
+{
+    if (gen->nspins == MAX_SPINS)
+        return;
+    struct op *o = emit(OP_MAPPED_SPIN, s);
+    o->slot = gen->nspins++;
+    o->via = chance2(40);
+}
+
 static int stress_at[ST_COUNT][2]; /* body positions of the thread's stress operations, -1: none */
 
 /* Where the current thread's stress operations go (positions 0..length of its body), from the second generator. */
@@ -697,7 +714,7 @@ static void gen_stress_at(int i)
             case ST_GEOMETRY: gen_geometry(s); break;
             case ST_HOST_STAGE: gen_host_stage(s); break;
             case ST_FAULT: gen_fault(s); break;
-            case ST_MAPPED_SPIN: /* reserved (stress_percent): gen_mapped_spin(s) */ break;
+            case ST_MAPPED_SPIN: gen_mapped_spin(s); break;
             case ST_SHARED_STREAM:
             case ST_COUNT: break;
             }
@@ -824,6 +841,10 @@ static void dump_op(int index, const struct op *o)
                o->ival ? "cudaPeekAtLastError and cudaGetLastError" : "cudaGetLastError",
                o->via ? " __cudaLaunchKernel" : "");
         break;
+    case OP_MAPPED_SPIN:
+        printf(" slot %d: k_poke into mapped memory%s, then the thread spins on it", o->slot,
+               o->via ? " (__cudaLaunchKernel)" : "");
+        break;
     case OP_RECORD:
     case OP_WAIT:
     case OP_SYNC_EVENT: printf(" e%d", o->ev); break;
@@ -929,6 +950,8 @@ static int ready[MAX_CHANNELS], done[MAX_CHANNELS];
 /* The pairs: each one's mutex, mailbox and (ordered pairs) the last iteration of each thread's segment. */
 static pthread_mutex_t pair_lock[MAX_PAIRS] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 static float *mailboxes[MAX_PAIRS];
+static volatile int *spin_flags; /* OP_MAPPED_SPIN: cudaHostAllocMapped, MAX_SPINS ints a thread */
+static int *spin_flags_device;
 static int segment_posted[MAX_PAIRS], segment_done[MAX_PAIRS];
 
 /* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
@@ -1121,6 +1144,26 @@ static void run_stress_op(struct worker *w, const struct op *o, int it, int inde
               index, "cudaMemcpyAsync H2D (stage)");
         break;
     }
+    case OP_MAPPED_SPIN: {
+        int slot = t * MAX_SPINS + o->slot, value = it * MAX_SPINS + o->slot + 1;
+        int *flag = spin_flags_device + slot;
+        void *args[] = {&flag, &value};
+        dim3 one = {1, 1, 1};
+        cudaError_t e = o->via ? __cudaLaunchKernel((cudaKernel_t)(const void *)k_poke, one, one, args, 0, s)
+                               : cudaLaunchKernel((const void *)k_poke, one, one, args, 0, s);
+        check(w, e, it, index, "k_poke (mapped spin)");
+        time_t start = time(NULL);
+        while (spin_flags[slot] != value) {
+            sched_yield(); /* a polite spin: on a loaded machine the device (the stand-in's thread) gets the core */
+            if (time(NULL) - start > SPIN_LIMIT_S) {
+                printf("thread %d iteration %d op %d: the mapped flag is %d after %d s, expected %d: held-back work "
+                       "never ran\n",
+                       t, it, index, spin_flags[slot], SPIN_LIMIT_S, value);
+                exit(3);
+            }
+        }
+        break;
+    }
     case OP_FAULT: {
         if (it < o->phase || (it - o->phase) % o->every != 0)
             break;
@@ -1272,7 +1315,8 @@ static void run_op(struct worker *w, const struct op *o, int it, int index)
     case OP_BIG_ARG:
     case OP_ROTATE:
     case OP_HOST_STAGE:
-    case OP_FAULT: run_stress_op(w, o, it, index, s); break;
+    case OP_FAULT:
+    case OP_MAPPED_SPIN: run_stress_op(w, o, it, index, s); break;
     }
 }
 
@@ -1437,6 +1481,16 @@ static void create_resources(struct worker *w0)
                 st->len = tp->ops[i].len, st->variant = tp->ops[i].variant;
             }
         check(w0, cudaMallocHost((void **)&w->pinned_fold, bytes * MAX_BUFFERS), -1, t, "cudaMallocHost");
+    }
+    int spins = 0;
+    for (int t = 0; t < P.nthreads; t++)
+        spins += P.t[t].nspins;
+    if (spins) {
+        size_t flag_bytes = MAX_THREADS * MAX_SPINS * sizeof(int);
+        check(w0, cudaHostAlloc((void **)&spin_flags, flag_bytes, cudaHostAllocMapped), -1, 0, "cudaHostAlloc (mapped)");
+        memset((void *)spin_flags, 0, flag_bytes);
+        check(w0, cudaHostGetDevicePointer((void **)&spin_flags_device, (void *)spin_flags, 0), -1, 0,
+              "cudaHostGetDevicePointer");
     }
     free(initial);
 }
