@@ -165,6 +165,13 @@ static void note_program_capture(int delta)
         atomic_fetch_sub(&program_captures, 1);
 }
 
+/* Tells the watchdog that t added a call to its held-back work: a plain store, only t's thread writes it. */
+static inline void note_progress(struct tracker *t)
+{
+    atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
 /* Marks whether t holds calls back. */
 static void set_pending(struct tracker *t, bool pending)
 {
@@ -354,16 +361,15 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
     unsigned held = t->records.count;
     release_held(t);
     bool refused = regions_failed(&t->table, r, reason);
+    char next[160];
     if (refused)
-        log_info("region %u: fell back after %u of %u calls (%s%s%s); not graphed again: its held-back work "
-                 "timed out %u times in a row (the program waits for the GPU without a CUDA call)",
-                 r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
-                 r->timeouts);
+        snprintf(next, sizeof next, "not graphed again: its held-back work timed out %u times in a row (the program "
+                 "waits for the GPU without a CUDA call)", r->timeouts);
     else
-        log_info("region %u: fell back after %u of %u calls (%s%s%s); passing through until it is stable again "
-                 "(%u sightings)",
-                 r->id, held, r->length, fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "",
+        snprintf(next, sizeof next, "passing through until it is stable again (%u sightings)",
                  regions_backoff_needed(&t->table, r));
+    log_info("region %u: fell back after %u of %u calls (%s%s%s); %s", r->id, held, r->length,
+             fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "", next);
     trace_event("fallback", "\"region\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
                 fallback_reason_name(reason), held, r->length);
     if (refused) {
@@ -990,9 +996,7 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     if (!t->pending)
         set_pending(t, true); /* the region's first held-back call: the rest skip the call */
     note_held(t, c);
-    /* The watchdog's sign of progress: a plain store, only this thread writes it. */
-    atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    note_progress(t);
     *result = cudaSuccess;
     if (t->mode == FOLLOW_RECAPTURE)
         recapture_call(t, result);
@@ -1108,8 +1112,7 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
         if (taken) {
             /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
             atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);
-            atomic_store_explicit(&me->activity, atomic_load_explicit(&me->activity, memory_order_relaxed) + 1,
-                                  memory_order_relaxed);
+            note_progress(me);
         } else {
             fall_back(me, FALLBACK_HIDDEN_WORK, name);
         }
@@ -1198,7 +1201,7 @@ static void time_out(struct tracker *t)
  */
 enum watchdog_round engine_watchdog_round(void)
 {
-    static unsigned long round;
+    static unsigned long round = 1; /* a tracker never watched has watched_round 0: two rounds back */
     round++;
     if (atomic_load(&pending_trackers) == 0)
         return atomic_load(&shut_down) ? ROUND_STOP : ROUND_IDLE;
