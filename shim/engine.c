@@ -370,10 +370,12 @@ static void fall_back(struct tracker *t, enum fallback_reason reason, const char
                  regions_backoff_needed(&t->table, r));
     log_info("region %u: fell back after %u of %u calls (%s%s%s); %s", r->id, held, r->length,
              fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "", next);
-    trace_event("fallback", "\"region\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
-                fallback_reason_name(reason), held, r->length);
+    /* "thread" names the region's thread: the watchdog and other threads fall back regions not their own. */
+    trace_event("fallback", "\"region\":%u,\"thread\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
+                t->thread_number, fallback_reason_name(reason), held, r->length);
     if (refused) {
-        trace_event("not_graphed", "\"region\":%u,\"why\":\"deferral_timeout\"", r->id);
+        trace_event("not_graphed", "\"region\":%u,\"thread\":%u,\"why\":\"deferral_timeout\"", r->id,
+                    t->thread_number);
         if (r->graph) {
             destroy_graph_of(r);
             regions_graph_dropped(&t->table, r);
