@@ -534,6 +534,15 @@ static bool user_refuses(struct tracker *t, struct region *r)
     return true;
 }
 
+/* Whether no watchdog can bound the wait of r's held-back work (its thread would not start): then r is failed, and said. */
+static bool watchdog_refuses(struct tracker *t, struct region *r)
+{
+    if (watchdog_ensure())
+        return false;
+    not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+    return true;
+}
+
 /* Destroys a region's graph, whichever path made it. */
 static void destroy_graph_of(struct region *r)
 {
@@ -578,10 +587,8 @@ static void build_graph(struct tracker *t)
     }
     if (user_refuses(t, r))
         return;
-    if (!watchdog_ensure()) {
-        not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+    if (watchdog_refuses(t, r))
         return;
-    }
     if (hidden_work_possible(why, sizeof why)) {
         char unseen[320];
         snprintf(unseen, sizeof unseen, "work may reach the GPU unseen: %s", why);
@@ -803,10 +810,8 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
         regions_failed(&t->table, r, FALLBACK_THREAD); /* see end_captures_for_second_thread */
         return false;
     }
-    if (!watchdog_ensure()) {
-        not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+    if (watchdog_refuses(t, r))
         return false;
-    }
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
         log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
