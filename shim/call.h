@@ -2,6 +2,8 @@
 #ifndef REPRISE_CALL_H
 #define REPRISE_CALL_H
 
+#include <stdbool.h>
+
 #include "hooks.h"
 
 /*
@@ -11,20 +13,22 @@
  * only for the kinds that fill it.
  */
 struct call {
-    enum hook_id api;
+    enum hook_id api;           /* a runtime hook's id, or CALL_API_DRIVER(a driver_hooks.def id) */
     enum call_kind kind;
     cudaStream_t stream;        /* as hooks.def resolves it: never NULL */
     /* LAUNCH */
     const void *func;           /* host stub or cudaKernel_t */
     dim3 grid, block;
     void **args;
+    void **extra;               /* cuLaunchKernel's packed form (CU_LAUNCH_PARAM_BUFFER_POINTER), when args is NULL */
     size_t shared_mem;
     /* COPY and SET */
     void *dst;
     const void *src;
     size_t bytes;
-    enum cudaMemcpyKind copy_kind;
-    int value;
+    enum cudaMemcpyKind copy_kind; /* cudaMemcpyDefault for cuMemcpyAsync: both ends are looked up */
+    int value;                  /* SET: the element's bits (a byte, or cuMemsetD16/D32's 2 or 4 bytes) */
+    unsigned element_size;      /* SET: 1, 2 or 4 */
     /* HOST_FUNC */
     cudaHostFn_t host_fn;
     void *host_data;
@@ -40,15 +44,39 @@ struct call {
     enum cudaStreamCaptureStatus *status_out;
 };
 
+/*
+ * The two front doors share one id space: a driver function's id follows
+ * every runtime hook's, so that signatures and logs tell them apart.
+ */
+#define CALL_API_DRIVER(id) ((enum hook_id)(HOOK_COUNT + 1 + (int)(id)))
+
+/* Whether a call came through the driver's door (a driver_hooks.def wrapper). */
+static inline bool call_api_is_driver(enum hook_id api)
+{
+    return (int)api > HOOK_COUNT;
+}
+
+/* The driver_hooks.def id of a driver-door call. */
+static inline int call_api_driver_id(enum hook_id api)
+{
+    return (int)api - HOOK_COUNT - 1;
+}
+
+/* The kind of call a function makes (a driver function that is no front door: CALL_KIND_COUNT). */
+enum call_kind call_api_kind(unsigned api);
+
+/* The name of the function a call was made through, for logs ("cudaLaunchKernel", "cuLaunchKernel_ptsz"). */
+const char *call_api_name(enum hook_id api);
+
 /* The fields every call fills (a macro, so that HOOK's parameter names do not capture them). */
 #define CALL_HEAD(c, api_, kind_, stream_) ((c).api = (api_), (c).kind = (kind_), (c).stream = (stream_))
 
 /* The fields each kind fills, from the parameter names hooks.def gives its functions. */
 #define CALL_FIELDS_LAUNCH(c)                                                                               \
     ((c).func = (const void *)func, (c).grid = gridDim, (c).block = blockDim, (c).args = args,                \
-     (c).shared_mem = sharedMem)
+     (c).shared_mem = sharedMem, (c).extra = NULL)
 #define CALL_FIELDS_COPY(c) ((c).dst = dst, (c).src = src, (c).bytes = count, (c).copy_kind = kind)
-#define CALL_FIELDS_SET(c) ((c).dst = devPtr, (c).value = value, (c).bytes = count)
+#define CALL_FIELDS_SET(c) ((c).dst = devPtr, (c).value = value, (c).bytes = count, (c).element_size = 1)
 #define CALL_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData)
 #define CALL_FIELDS_EVENT_RECORD(c) ((c).event = event)
 #define CALL_FIELDS_EVENT_WAIT(c) ((c).event = event, (c).flags = flags)

@@ -5,11 +5,13 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "driver_api.h"
 
+#include "call.h"
 #include "caller.h"
 #include "dlsym.h"
 #include "driver.h"
@@ -17,14 +19,10 @@
 #include "driver_work.h"
 #include "engine.h"
 #include "foreign.h"
+#include "libcuda.h"
 #include "log.h"
 #include "shim.h"
 
-/* libcuda's functions, by id; the two cuGetProcAddress versions apart. */
-static void *_Atomic driver_reals[DRIVER_COUNT];
-static void *_Atomic real_proc_address, *_Atomic real_proc_address_v2;
-static atomic_bool resolved;
-static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool missing_reported[DRIVER_COUNT];
 
 /* Work entry points handed out unwrapped (first few names, for the log and hidden_work). */
@@ -33,39 +31,6 @@ static pthread_mutex_t unwrapped_lock = PTHREAD_MUTEX_INITIALIZER;
 static char unwrapped[UNWRAPPED_MAX][64];
 static unsigned unwrapped_count;
 static atomic_bool unwrapped_any;
-
-/* Looks every table name up in libcuda once it is loaded; false while it is not. */
-static bool driver_resolve(void)
-{
-    if (atomic_load_explicit(&resolved, memory_order_acquire))
-        return true;
-    void *handle = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (handle == NULL) {
-        (void)dlerror();
-        return false;
-    }
-    pthread_mutex_lock(&resolve_lock);
-    if (!atomic_load(&resolved)) {
-        for (int id = 0; id < DRIVER_COUNT; id++)
-            atomic_store(&driver_reals[id], real_dlsym(handle, driver_table[id].name));
-        atomic_store(&real_proc_address, real_dlsym(handle, "cuGetProcAddress"));
-        atomic_store(&real_proc_address_v2, real_dlsym(handle, "cuGetProcAddress_v2"));
-        (void)dlerror(); /* leave no stale error for the program's own dlerror() */
-        atomic_store_explicit(&resolved, true, memory_order_release);
-    }
-    pthread_mutex_unlock(&resolve_lock);
-    dlclose(handle);
-    return true;
-}
-
-/* The real function of a wrapper, or NULL if libcuda is not loaded or lacks it. */
-static inline void *driver_real(enum driver_id id)
-{
-    void *fn = atomic_load_explicit(&driver_reals[id], memory_order_relaxed);
-    if (__builtin_expect(fn != NULL, 1))
-        return fn;
-    return driver_resolve() ? atomic_load_explicit(&driver_reals[id], memory_order_relaxed) : NULL;
-}
 
 /* What a wrapper returns when libcuda lacks its function; logs once. */
 static CUresult driver_missing(enum driver_id id)
@@ -102,7 +67,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
     const void *caller = __builtin_return_address(0);                                                     \
     shim_enter();                                                                                         \
     typedef CUresult (*real_fn) params;                                                                   \
-    real_fn real = (real_fn)driver_real(DRIVER_ID_##name);                                                \
+    real_fn real = (real_fn)libcuda_real(DRIVER_ID_##name);                                                \
     if (__builtin_expect(real == NULL, 0))                                                                \
         return driver_missing(DRIVER_ID_##name)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
@@ -116,13 +81,74 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
                     engine_foreign_done();                                                                \
                     return result;                                                                        \
                 }                                                                                         \
+                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC && shim_auto) {                                \
+                    CUresult result = real args;                                                          \
+                    return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                  \
+                }                                                                                         \
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
-                (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false);                       \
+                (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
             }                                                                                             \
         }                                                                                                 \
         return real args;                                                                                 \
     }
+/*
+ * The driver's front door (DRIVER_NODE): a call that can be a graph node,
+ * from anyone but the runtime, is described to the engine as a runtime
+ * call would be (the DRIVER_FIELDS_* below; false: this one cannot be a
+ * node, and it is foreign work like any other) and held back or passed on.
+ */
+#define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
+    CUresult CUDAAPI name params                                                                          \
+    {                                                                                                     \
+        DRIVER_WRAPPER_START(name, params);                                                               \
+        if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
+            struct call call;                                                                             \
+            CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
+            if (shim_auto && fields(call)) {                                                              \
+                if (shim_counting)                                                                        \
+                    foreign_count(DRIVER_ID_##name);                                                      \
+                cudaError_t held;                                                                         \
+                return engine_driver_call(&call, &held) ? (CUresult)held : real args;                     \
+            }                                                                                             \
+            if (foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                                 \
+                CUresult result = real args; /* into the shim's capture */                                \
+                engine_foreign_done();                                                                    \
+                return result;                                                                            \
+            }                                                                                             \
+        }                                                                                                 \
+        return real args;                                                                                 \
+    }
+/* What each front-door function tells the engine, from its parameters; true if it can be a node. */
+#define DRIVER_FIELDS_LAUNCH(c)                                                                           \
+    ((c).func = (const void *)f, (c).grid = (dim3){gridDimX, gridDimY, gridDimZ},                         \
+     (c).block = (dim3){blockDimX, blockDimY, blockDimZ}, (c).shared_mem = sharedMemBytes,                \
+     (c).args = kernelParams, (c).extra = extra, true)
+/* Launch attributes are kept by no node yet: such a launch is foreign work. */
+#define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
+    (config != NULL && config->numAttrs == 0 &&                                                           \
+     ((c).func = (const void *)f, (c).grid = (dim3){config->gridDimX, config->gridDimY, config->gridDimZ}, \
+      (c).block = (dim3){config->blockDimX, config->blockDimY, config->blockDimZ},                        \
+      (c).shared_mem = config->sharedMemBytes, (c).args = kernelParams, (c).extra = extra, true))
+#define DRIVER_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData, true)
+#define DRIVER_FIELDS_COPY_(c, to, from, count, how)                                                      \
+    ((c).dst = (void *)(uintptr_t)(to), (c).src = (const void *)(uintptr_t)(from), (c).bytes = (count),   \
+     (c).copy_kind = (how), true)
+#define DRIVER_FIELDS_COPY_UNIFIED(c) DRIVER_FIELDS_COPY_(c, dst, src, ByteCount, cudaMemcpyDefault)
+#define DRIVER_FIELDS_COPY_HTOD(c) DRIVER_FIELDS_COPY_(c, dstDevice, srcHost, ByteCount, cudaMemcpyHostToDevice)
+#define DRIVER_FIELDS_COPY_DTOH(c) DRIVER_FIELDS_COPY_(c, dstHost, srcDevice, ByteCount, cudaMemcpyDeviceToHost)
+#define DRIVER_FIELDS_COPY_DTOD(c)                                                                        \
+    DRIVER_FIELDS_COPY_(c, dstDevice, srcDevice, ByteCount, cudaMemcpyDeviceToDevice)
+#define DRIVER_FIELDS_SET_(c, v, size)                                                                    \
+    ((c).dst = (void *)(uintptr_t)dstDevice, (c).value = (int)(v), (c).bytes = N * (size),                \
+     (c).element_size = (size), true)
+#define DRIVER_FIELDS_SET_8(c) DRIVER_FIELDS_SET_(c, uc, 1)
+#define DRIVER_FIELDS_SET_16(c) DRIVER_FIELDS_SET_(c, us, 2)
+#define DRIVER_FIELDS_SET_32(c) DRIVER_FIELDS_SET_(c, ui, 4)
+#define DRIVER_FIELDS_EVENT_RECORD(c) ((c).event = hEvent, (c).flags = 0, true)
+/* An external record (CU_EVENT_RECORD_EXTERNAL) means something else inside a graph: foreign work. */
+#define DRIVER_FIELDS_EVENT_RECORD_FLAGS(c) (flags == 0 && ((c).event = hEvent, (c).flags = 0, true))
+#define DRIVER_FIELDS_EVENT_WAIT(c) ((c).event = hEvent, (c).flags = Flags, true)
 /*
  * The capture queries: the driver's answer, except that a stream whose only
  * capture is the shim's is "not capturing" to anyone but the runtime (whose
@@ -141,6 +167,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
     }
 #include "driver_hooks.def"
 #undef DRIVER_CAPTURE_QUERY
+#undef DRIVER_NODE
 #undef DRIVER_HOOK
 #undef DRIVER_WRAPPER_START
 
@@ -171,19 +198,19 @@ static void note_unwrapped(const char *symbol, const char *how)
 /* What to hand out for symbol when `how` (dlsym, cuGetProcAddress, cudaGetDriverEntryPoint) found fn: our wrapper if it is libcuda's, or fn itself. */
 void *driver_substitute(const char *symbol, void *fn, const char *how)
 {
-    if (fn == NULL || !driver_resolve())
+    if (fn == NULL || !libcuda_resolve())
         return fn;
     for (int id = 0; id < DRIVER_COUNT; id++)
         if (fn == driver_wrappers[id])
             return fn; /* already ours: the runtime asked the shim's cuGetProcAddress */
     if (fn == (void *)cuGetProcAddress || fn == (void *)cuGetProcAddress_v2)
         return fn;
-    if (fn == atomic_load(&real_proc_address))
+    if (fn == libcuda_proc_address(false))
         return (void *)cuGetProcAddress;
-    if (fn == atomic_load(&real_proc_address_v2))
+    if (fn == libcuda_proc_address(true))
         return (void *)cuGetProcAddress_v2;
     for (int id = 0; id < DRIVER_COUNT; id++)
-        if (fn == atomic_load_explicit(&driver_reals[id], memory_order_relaxed))
+        if (fn == atomic_load_explicit(&libcuda_wrapped[id], memory_order_relaxed))
             return driver_wrappers[id];
     if (driver_symbol_is_work(symbol))
         note_unwrapped(symbol, how);
@@ -193,7 +220,7 @@ void *driver_substitute(const char *symbol, void *fn, const char *how)
 /* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */
 void *driver_real_address(void)
 {
-    return driver_resolve() ? atomic_load(&real_proc_address_v2) : NULL;
+    return libcuda_proc_address(true);
 }
 
 /* True once a library was handed a work entry point that the table has no wrapper for; names it. */
@@ -213,7 +240,7 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVer
 {
     shim_enter();
     CUresult (*real)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *) =
-        driver_resolve() ? atomic_load(&real_proc_address_v2) : NULL;
+        libcuda_proc_address(true);
     if (real == NULL)
         return CUDA_ERROR_NOT_FOUND;
     CUresult result = real(symbol, pfn, cudaVersion, flags, symbolStatus);
@@ -227,7 +254,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 {
     shim_enter();
     CUresult (*real)(const char *, void **, int, cuuint64_t) =
-        driver_resolve() ? atomic_load(&real_proc_address) : NULL;
+        libcuda_proc_address(false);
     if (real == NULL)
         return CUDA_ERROR_NOT_FOUND;
     CUresult result = real(symbol, pfn, cudaVersion, flags);

@@ -10,6 +10,7 @@ enum driver_kind {
     DRIVER_KIND_CAPTURE_END,   /* ends one */
     DRIVER_KIND_BOUNDARY,      /* adds no work, but ends what held-back or captured work relies on (a destroy) */
     DRIVER_KIND_SETTING,       /* changes a stream or context setting: a boundary whoever calls it */
+    DRIVER_KIND_SYNC,          /* waits for or queries stream work: a boundary that returns held-back work's errors */
     DRIVER_KIND_CAPTURE_QUERY, /* asks whether a stream captures: answered for the program's captures only */
 };
 
@@ -25,6 +26,7 @@ enum driver_id {
 struct driver_info {
     const char *name;
     enum driver_kind kind;
+    int node_kind; /* the enum call_kind a front-door call (DRIVER_NODE) becomes, or -1 */
 };
 
 extern const struct driver_info driver_table[DRIVER_COUNT];

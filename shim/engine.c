@@ -12,9 +12,11 @@
 #include "exclusions.h"
 #include "graph_trial.h"
 #include "hidden_work.h"
+#include "libcuda.h"
 #include "log.h"
 #include "period.h"
 #include "profiler.h"
+#include "real.h"
 #include "record.h"
 #include "region_capture.h"
 #include "region_graph.h"
@@ -79,6 +81,10 @@ struct tracker {
     /* The first error of this thread's held-back calls that another thread (or the watchdog)
        submitted: the program reads it from cudaGetLastError, as if it had submitted them itself. */
     _Atomic cudaError_t error_from_others;
+    /* The first error of this thread's held-back driver calls, submitted late by anyone: the driver keeps no
+       last error, so its next wait through the driver (engine_driver_error_owed) returns it. */
+    _Atomic CUresult driver_error_owed;
+    CUcontext context;              /* current when its held-back work began: where others submit it */
     unsigned thread_number;
     struct tracker *next;
 };
@@ -276,27 +282,21 @@ static bool holds_per_thread_work(const struct tracker *t)
  */
 static void note_moved_work(struct tracker *t)
 {
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = private_event(&t->moved_work);
-    if (err == cudaSuccess)
-        err = REAL_CALL(cudaEventRecord, t->moved_work, cudaStreamLegacy);
-    errors_restore(&saved);
-    if (err == cudaSuccess)
+    CUresult err = private_event(&t->moved_work);
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuEventRecord, t->moved_work, cudaStreamLegacy);
+    if (err == CUDA_SUCCESS)
         atomic_store_explicit(&t->moved_pending, true, memory_order_relaxed);
     else
         log_warn("thread %u's held-back work was submitted from another thread on the legacy stream, and its own "
                  "stream could not be made to wait for it (%s): a sync of that stream alone may return early",
-                 t->thread_number, cudaGetErrorName(err));
+                 t->thread_number, libcuda_error_name(err));
 }
 
 /* At this thread's next call after another thread moved its per-thread work: its stream waits for that work. */
 static void rejoin_moved_work(struct tracker *t)
 {
-    struct saved_error saved;
-    errors_save(&saved);
-    (void)REAL_CALL(cudaStreamWaitEvent, cudaStreamPerThread, t->moved_work, 0);
-    errors_restore(&saved);
+    (void)DEVICE_CALL(cuStreamWaitEvent, cudaStreamPerThread, t->moved_work, 0);
     atomic_store_explicit(&t->moved_pending, false, memory_order_relaxed);
 }
 
@@ -304,7 +304,18 @@ static void rejoin_moved_work(struct tracker *t)
 static void submit_held_back(struct tracker *t)
 {
     bool owner = t == self;
-    cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy);
+    /* Another thread submits in the owner's context: the driver's calls act on the current one. */
+    CUcontext mine = NULL;
+    bool switched = !owner && t->context != NULL && DEVICE_CALL(cuCtxGetCurrent, &mine) == CUDA_SUCCESS &&
+                    mine != t->context && DEVICE_CALL(cuCtxSetCurrent, t->context) == CUDA_SUCCESS;
+    CUresult driver_error;
+    cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
+    if (switched)
+        (void)DEVICE_CALL(cuCtxSetCurrent, mine);
+    if (driver_error != CUDA_SUCCESS) {
+        CUresult none = CUDA_SUCCESS;
+        atomic_compare_exchange_strong(&t->driver_error_owed, &none, driver_error);
+    }
     if (!owner) {
         cudaError_t none = cudaSuccess;
         if (error != cudaSuccess)
@@ -435,17 +446,14 @@ static void end_captures_for_second_thread(struct tracker *me)
                  "kept out of other threads' way); regions that need it pass through");
 }
 
-/* Where the memory behind a host-side pointer lives. */
+/* Where the memory behind a host-side pointer lives (libcuda does not know pageable memory). */
 static enum host_memory memory_of(const void *ptr)
 {
-    struct cudaPointerAttributes attributes;
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = RT_CALL(cudaPointerGetAttributes, &attributes, ptr);
-    errors_restore(&saved);
-    if (err != cudaSuccess || attributes.type == cudaMemoryTypeUnregistered)
+    CUmemorytype type = 0;
+    if (DEVICE_CALL(cuPointerGetAttribute, &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr) !=
+        CUDA_SUCCESS)
         return MEMORY_PAGEABLE;
-    return attributes.type == cudaMemoryTypeHost ? MEMORY_PINNED : MEMORY_DEVICE;
+    return type == CU_MEMORYTYPE_HOST ? MEMORY_PINNED : MEMORY_DEVICE;
 }
 
 /* Makes room for n observed signatures; false (and overflow) if it cannot. */
@@ -756,7 +764,7 @@ static void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason r
 /* Ends the current sequence before runtime call c, a boundary, is forwarded. */
 static void end_sequence_before(struct tracker *t, const struct call *c)
 {
-    end_sequence(t, true, boundary_reason(c->kind), hook_table[c->api].name);
+    end_sequence(t, true, boundary_reason(c->kind), call_api_name(c->api));
 }
 
 /* A sequence longer than any region: feed the period detector, and cut at the period once found. */
@@ -812,6 +820,13 @@ static bool start_recapture(struct tracker *t, cudaStream_t stream)
     }
     if (watchdog_refuses(t, r))
         return false;
+    if (real_function(HOOK_ID_cudaStreamBeginCapture) == NULL) {
+        not_graphed(t, r, FALLBACK_UNSUPPORTED,
+                    "it needs the robust path, which captures through a dynamic CUDA runtime, and this program "
+                    "loads none (its runtime is linked statically)",
+                    "robust path without a dynamic runtime");
+        return false;
+    }
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
         log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
@@ -971,7 +986,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
     }
     if (!matches) {
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
-            fall_back(t, FALLBACK_MISMATCH, hook_table[c->api].name);
+            fall_back(t, FALLBACK_MISMATCH, call_api_name(c->api));
         t->mode = FOLLOW_NONE;
         if (t->period) {
             /* The loop changed its pattern: find its period anew. */
@@ -1000,8 +1015,12 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     }
     if (t->mode == FOLLOW_RECORD)
         return false;
-    if (!t->pending)
+    if (!t->pending) {
         set_pending(t, true); /* the region's first held-back call: the rest skip the call */
+        /* Where its work goes if another thread (or the watchdog) must submit it. */
+        if (DEVICE_CALL(cuCtxGetCurrent, &t->context) != CUDA_SUCCESS)
+            t->context = NULL;
+    }
     note_held(t, c);
     note_progress(t);
     *result = cudaSuccess;
@@ -1056,7 +1075,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         return answer_capture_query(c, result);
     in_engine = true;
     if (__builtin_expect(others_hold_work(t), 0))
-        submit_other_threads(t, interacts, c, FALLBACK_THREAD, hook_table[c->api].name);
+        submit_other_threads(t, interacts, c, FALLBACK_THREAD, call_api_name(c->api));
     bool taken = false;
     tracker_lock(t);
     if (__builtin_expect(atomic_load_explicit(&t->moved_pending, memory_order_relaxed), 0))
@@ -1100,6 +1119,14 @@ bool engine_call(const struct call *c, cudaError_t *result)
     return taken;
 }
 
+/* A driver call that can be a graph node, from someone other than the runtime: engine_call, unless the shim made it. */
+bool engine_driver_call(const struct call *c, cudaError_t *result)
+{
+    if (in_engine)
+        return false; /* the shim's own work through a runtime not recognised as the caller */
+    return engine_call(c, result);
+}
+
 /*
  * Takes a capturable foreign call on a created stream into this thread's
  * sequence; false if it must be a boundary instead (other threads hold work
@@ -1138,7 +1165,8 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
 }
 
 /* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
-bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable)
+bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable,
+                         enum fallback_reason reason)
 {
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
@@ -1165,7 +1193,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     }
     /* The sequence ends here, before the call. */
     tracker_lock(me);
-    end_sequence(me, true, FALLBACK_HIDDEN_WORK, name);
+    end_sequence(me, true, reason, name);
     tracker_unlock(me);
     in_engine = false;
     return false;
@@ -1250,6 +1278,14 @@ cudaError_t engine_last_error(bool take)
     return latest != cudaSuccess ? latest : owed;
 }
 
+/* The error owed to this thread's next driver wait (a stream or context synchronize, a query), taken. */
+CUresult engine_driver_error_owed(void)
+{
+    if (self == NULL || atomic_load_explicit(&self->driver_error_owed, memory_order_relaxed) == CUDA_SUCCESS)
+        return CUDA_SUCCESS;
+    return atomic_exchange(&self->driver_error_owed, CUDA_SUCCESS);
+}
+
 /* Submits every thread's held-back work and destroys every graph (at exit). */
 void engine_shutdown(void)
 {
@@ -1268,8 +1304,7 @@ void engine_shutdown(void)
                 r->graph = NULL;
             }
         capture_session_fini(&t->capture);
-        if (t->moved_work)
-            REAL_CALL(cudaEventDestroy, t->moved_work);
+        private_event_destroy(t->moved_work);
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 
 #include "call.h"
+#include "driver_api.h"
+#include "regions.h"
 
 /* Reads the engine's options; called once at init when the mode is auto. */
 void engine_configure(void);
@@ -17,6 +19,14 @@ void engine_configure(void);
 bool engine_call(const struct call *call, cudaError_t *result);
 
 /*
+ * A driver call that can be a graph node (driver_hooks.def's DRIVER_NODE),
+ * made by someone other than the interposed runtime: the driver's front
+ * door, the same as engine_call (a driver call the shim itself makes is
+ * never taken).  *result is then the CUresult for the caller.
+ */
+bool engine_driver_call(const struct call *call, cudaError_t *result);
+
+/*
  * A driver call the runtime did not make (a library's own launch, copy or
  * sync, named by name), before it is forwarded.  capturable: it only adds
  * stream work a capture keeps (a launch, a memset, an event record...).
@@ -25,11 +35,13 @@ bool engine_call(const struct call *call, cudaError_t *result);
  * (held-back work falls back first).  Any other is a boundary: every other
  * thread's held-back work is submitted first, and this thread's region ends
  * there (a complete one is launched as its graph, an incomplete one falls
- * back).  captures is +1 for a capture begun, -1 for one ended, else 0.
+ * back, for reason).  captures is +1 for a capture begun, -1 for one
+ * ended, else 0.
  * Returns true if the call goes into a capture of the shim's: the caller
  * calls engine_foreign_done once it has forwarded it.
  */
-bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable);
+bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable,
+                         enum fallback_reason reason);
 
 /*
  * After forwarding a foreign call that engine_foreign_call returned true
@@ -67,6 +79,15 @@ bool engine_holds_work(void);
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take);
+
+/*
+ * The first error of this thread's held-back driver calls that were
+ * submitted one by one after returning success (a graph that could not be
+ * launched, a fallback), taken: the driver wrappers of waits return it
+ * (CUDA_SUCCESS if none), where an eager program learns of a launch's
+ * failure at the latest.
+ */
+CUresult engine_driver_error_owed(void);
 
 /* Submits every thread's held-back work and destroys every graph (at exit). */
 void engine_shutdown(void);

@@ -4,11 +4,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "errors.h"
 #include "exclusions.h"
-#include "hooks.h"
+#include "call.h"
+#include "kernel_params.h"
 #include "patterns.h"
-#include "runtime.h"
 #include "shim.h"
 #include "stream_facts.h"
 
@@ -22,15 +21,11 @@ void exclusions_configure(void)
     (void)stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad);
 }
 
-/* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL. */
+/* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL (the region's calls were recorded: its kernels are known). */
 static const char *excluded_kernel(const void *func)
 {
-    const char *name = NULL;
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = RT_CALL(cudaFuncGetName, &name, func);
-    errors_restore(&saved);
-    return err == cudaSuccess && name_matches_any(name, shim_options.text[OPT_EXCLUDE_KERNELS]) ? name : NULL;
+    const char *name = kernel_name_of(func);
+    return name && name_matches_any(name, shim_options.text[OPT_EXCLUDE_KERNELS]) ? name : NULL;
 }
 
 /* Whether an earlier signature of the region has the same stream (already judged). */
@@ -67,7 +62,7 @@ bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, siz
     for (unsigned i = 0; i < count && (check_kernels || check_streams); i++) {
         const struct call_sig *sig = &sigs[i];
         const char *kernel;
-        if (check_kernels && sig->api < HOOK_COUNT && hook_table[sig->api].kind == CALL_LAUNCH &&
+        if (check_kernels && call_api_kind(sig->api) == CALL_LAUNCH &&
             (kernel = excluded_kernel((const void *)(uintptr_t)sig->target)) != NULL) {
             snprintf(why, why_len, "it launches %s, which REPRISE_EXCLUDE_KERNELS names", kernel);
             return true;

@@ -2,12 +2,26 @@
 #include "config.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "engine.h"
 #include "foreign.h"
 #include "shim.h"
 
 static atomic_ullong counts[DRIVER_COUNT];
+
+/* Why a replay that a foreign boundary call cuts short falls back, from the function's name. */
+static enum fallback_reason boundary_reason_of(const char *name)
+{
+    if (strstr(name, "Synchronize") || strstr(name, "Query") || strncmp(name, "cuMemcpy", 8) == 0 ||
+        strncmp(name, "cuMemset", 8) == 0)
+        return FALLBACK_SYNC_INSIDE; /* what is left of copies and sets here waits for the host */
+    if (strstr(name, "Alloc") || strstr(name, "Free"))
+        return FALLBACK_ALLOCATION;
+    if (strstr(name, "Graph") || strstr(name, "Capture"))
+        return FALLBACK_PROGRAM_GRAPH;
+    return FALLBACK_HIDDEN_WORK;
+}
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
 bool foreign_call(enum driver_id id, const void *stream)
@@ -19,7 +33,13 @@ bool foreign_call(enum driver_id id, const void *stream)
     enum driver_kind kind = driver_table[id].kind;
     return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                               kind == DRIVER_KIND_CAPTURABLE);
+                               kind == DRIVER_KIND_CAPTURABLE, boundary_reason_of(driver_table[id].name));
+}
+
+/* Counts a foreign call of driver function id that the engine takes as a node call. */
+void foreign_count(enum driver_id id)
+{
+    atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
 }
 
 /* How many foreign calls of driver function id were seen. */

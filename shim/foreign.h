@@ -13,6 +13,9 @@
  */
 bool foreign_call(enum driver_id id, const void *stream);
 
+/* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
+void foreign_count(enum driver_id id);
+
 /* How many foreign calls of driver function id were seen. */
 unsigned long long foreign_calls(enum driver_id id);
 

@@ -1,4 +1,4 @@
-/* Each kernel's parameter layout, asked of the runtime once and cached. */
+/* Each kernel's driver function and parameter layout, asked of libcuda once and cached. */
 #include "config.h"
 
 #include <pthread.h>
@@ -7,11 +7,14 @@
 
 #include "errors.h"
 #include "kernel_params.h"
+#include "libcuda.h"
 #include "runtime.h"
 
 struct layout_entry {
     struct kernel_params layout;
     bool known;
+    const char *name;
+    bool name_asked;
     UT_hash_handle hh;
 };
 
@@ -21,34 +24,83 @@ static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
 #define LAYOUT_CACHE_SIZE 16
 static __thread struct layout_entry *layout_cache[LAYOUT_CACHE_SIZE] __attribute__((tls_model("initial-exec")));
 
-/* Asks the runtime for func's parameters, one index at a time until it says there are no more. */
-static void query_layout(struct layout_entry *e)
+/* A runtime host stub's driver function (the runtime's registration knows it); NULL if none. */
+static CUfunction function_of_stub(const void *stub)
 {
+    CUfunction f = NULL;
     struct saved_error saved;
     errors_save(&saved);
-    e->known = false;
-    for (unsigned i = 0; i <= KERNEL_PARAMS_MAX; i++) {
-        size_t offset = 0, size = 0;
-        cudaError_t err = RT_CALL(cudaFuncGetParamInfo, e->layout.func, i, &offset, &size);
-        if (err != cudaSuccess) {
-            /* Past the last parameter the runtime says invalid value; anything else means it cannot tell. */
-            e->known = err == cudaErrorInvalidValue;
-            break;
-        }
-        if (i == KERNEL_PARAMS_MAX)
-            break; /* too many to patch: e->known stays false */
-        e->layout.offset[i] = (uint32_t)offset;
-        e->layout.size[i] = (uint32_t)size;
-        e->layout.count = i + 1;
-        if (offset + size > e->layout.total)
-            e->layout.total = (uint32_t)(offset + size);
-    }
-    /* The index past the end fails by design; that error is ours, not the program's. */
+    cudaError_t err = RT_CALL(cudaGetFuncBySymbol, (cudaFunction_t *)&f, stub);
     errors_restore(&saved);
+    return err == cudaSuccess ? f : NULL;
 }
 
-/* The layout of func's parameters, or NULL if the runtime cannot tell. */
-const struct kernel_params *kernel_params_of(const void *func)
+/* A CUkernel's function in the current context; NULL if handle is not one. */
+static CUfunction function_of_kernel(const void *handle)
+{
+    CUfunction f = NULL;
+    return DEVICE_CALL(cuKernelGetFunction, &f, (CUkernel)handle) == CUDA_SUCCESS ? f : NULL;
+}
+
+/* Parameter index i of f; loads a lazily loaded function once if it must. */
+static CUresult param_info(CUfunction f, unsigned i, size_t *offset, size_t *size)
+{
+    CUresult err = DEVICE_CALL(cuFuncGetParamInfo, f, i, offset, size);
+    if (err == CUDA_ERROR_FUNCTION_NOT_LOADED && DEVICE_CALL(cuFuncLoad, f) == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuFuncGetParamInfo, f, i, offset, size);
+    return err;
+}
+
+/* Asks libcuda for f's parameters, one index at a time until it says there are no more; false if it cannot tell. */
+static bool query_layout(struct kernel_params *layout, CUfunction f)
+{
+    layout->function = f;
+    layout->count = 0;
+    layout->total = 0;
+    for (unsigned i = 0; i <= KERNEL_PARAMS_MAX; i++) {
+        size_t offset = 0, size = 0;
+        CUresult err = param_info(f, i, &offset, &size);
+        if (err != CUDA_SUCCESS)
+            return err == CUDA_ERROR_INVALID_VALUE; /* past the last parameter; anything else: it cannot tell */
+        if (i == KERNEL_PARAMS_MAX)
+            return false; /* too many to patch */
+        layout->offset[i] = (uint32_t)offset;
+        layout->size[i] = (uint32_t)size;
+        layout->count = i + 1;
+        if (offset + size > layout->total)
+            layout->total = (uint32_t)(offset + size);
+    }
+    return false;
+}
+
+/* Finds the driver function behind a launch's handle and its layout. */
+static void resolve(struct layout_entry *e, enum kernel_handle how)
+{
+    const void *func = e->layout.func;
+    CUfunction f = NULL;
+    switch (how) {
+    case KERNEL_BY_STUB:
+        f = function_of_stub(func);
+        if (f == NULL)
+            f = function_of_kernel(func); /* cudaLaunchKernel takes a cudaKernel_t too */
+        break;
+    case KERNEL_BY_RT_KERNEL:
+        f = function_of_kernel(func);
+        break;
+    case KERNEL_BY_DRIVER:
+        /* A CUfunction names itself; a CUkernel cast to one has a function in the current context. */
+        if (query_layout(&e->layout, (CUfunction)func)) {
+            e->known = true;
+            return;
+        }
+        f = function_of_kernel(func);
+        break;
+    }
+    e->known = f != NULL && query_layout(&e->layout, f);
+}
+
+/* The layout of func's parameters, or NULL if libcuda cannot tell. */
+const struct kernel_params *kernel_params_of(const void *func, enum kernel_handle how)
 {
     unsigned slot = (unsigned)(((uintptr_t)func >> 4) % LAYOUT_CACHE_SIZE);
     struct layout_entry *e = layout_cache[slot];
@@ -57,7 +109,7 @@ const struct kernel_params *kernel_params_of(const void *func)
         HASH_FIND_PTR(layouts, &func, e);
         if (e == NULL && (e = calloc(1, sizeof *e)) != NULL) {
             e->layout.func = func;
-            query_layout(e);
+            resolve(e, how);
             HASH_ADD_PTR(layouts, layout.func, e);
         }
         pthread_mutex_unlock(&layouts_lock);
@@ -66,6 +118,22 @@ const struct kernel_params *kernel_params_of(const void *func)
         layout_cache[slot] = e;
     }
     return e->known ? &e->layout : NULL;
+}
+
+/* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS: only for a func kernel_params_of knows. */
+const char *kernel_name_of(const void *func)
+{
+    struct layout_entry *e;
+    pthread_mutex_lock(&layouts_lock);
+    HASH_FIND_PTR(layouts, &func, e);
+    if (e && e->known && !e->name_asked) {
+        e->name_asked = true;
+        if (DEVICE_CALL(cuFuncGetName, &e->name, e->layout.function) != CUDA_SUCCESS)
+            e->name = NULL;
+    }
+    const char *name = e ? e->name : NULL;
+    pthread_mutex_unlock(&layouts_lock);
+    return name;
 }
 
 /* Frees the cache (at exit). */

@@ -8,6 +8,7 @@
 #include "real.h"
 
 void *_Atomic real_functions[HOOK_COUNT];
+atomic_uint real_found_generation;
 static atomic_bool missing_reported[HOOK_COUNT];
 
 /* Runtimes to look in when RTLD_NEXT finds nothing, newest first. */
@@ -45,8 +46,10 @@ void *real_lookup_cached(void *_Atomic *slot, const char *name)
     if (fn)
         return fn;
     fn = real_lookup(name);
-    if (fn)
+    if (fn) {
         atomic_store_explicit(slot, fn, memory_order_release);
+        atomic_fetch_add(&real_found_generation, 1);
+    }
     return fn;
 }
 

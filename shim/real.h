@@ -8,6 +8,9 @@
 
 extern void *_Atomic real_functions[HOOK_COUNT];
 
+/* Bumped whenever a runtime function is found: a runtime was loaded (or first used) since a reading. */
+extern atomic_uint real_found_generation;
+
 /* Looks up a function of the program's CUDA runtime by name (NULL if it has none). */
 void *real_lookup(const char *name);
 

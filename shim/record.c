@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcuda.h"
 #include "record.h"
 #include "runtime.h"
 
@@ -116,6 +117,7 @@ static inline void copy_call(struct call *to, const struct call *from)
         to->dst = from->dst;
         to->value = from->value;
         to->bytes = from->bytes;
+        to->element_size = from->element_size;
         break;
     case CALL_HOST_FUNC:
         to->host_fn = from->host_fn;
@@ -123,6 +125,7 @@ static inline void copy_call(struct call *to, const struct call *from)
         break;
     case CALL_EVENT_RECORD:
         to->event = from->event;
+        to->flags = from->flags;
         break;
     case CALL_EVENT_WAIT:
         to->event = from->event;
@@ -132,6 +135,32 @@ static inline void copy_call(struct call *to, const struct call *from)
         *to = *from;
         break;
     }
+}
+
+/* How a launch made through api names its kernel. */
+static enum kernel_handle kernel_handle_of(enum hook_id api)
+{
+    if (call_api_is_driver(api))
+        return KERNEL_BY_DRIVER;
+    return api == HOOK_ID___cudaLaunchKernel || api == HOOK_ID___cudaLaunchKernel_ptsz ? KERNEL_BY_RT_KERNEL
+                                                                                        : KERNEL_BY_STUB;
+}
+
+/* The packed parameter buffer of cuLaunchKernel's extra form, if it holds at least need bytes; NULL if not. */
+static const void *packed_params(void **extra, uint32_t need)
+{
+    const void *buffer = NULL;
+    size_t size = 0;
+    bool sized = false;
+    for (unsigned i = 0; extra[i] != CU_LAUNCH_PARAM_END && i < 64; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buffer = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1] != NULL)
+            size = *(const size_t *)extra[i + 1], sized = true;
+        else
+            return NULL; /* an option a graph's node would not take as it is */
+    }
+    return buffer != NULL && sized && size >= need ? buffer : NULL;
 }
 
 /* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
@@ -157,13 +186,21 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
     if (call->kind == CALL_LAUNCH) {
         const struct kernel_params *layout = previous_layout && previous_layout->func == call->func
                                                  ? previous_layout
-                                                 : kernel_params_of(call->func);
+                                                 : kernel_params_of(call->func, kernel_handle_of(call->api));
         if (layout == NULL)
+            return false;
+        /* The packed form's buffer is the parameter block itself: kept so, it is a launch like any other. */
+        const void *packed = call->args == NULL && call->extra != NULL ? packed_params(call->extra, layout->total)
+                                                                       : NULL;
+        if (call->args == NULL && packed == NULL && layout->count > 0)
             return false;
         long offset = arena_take(list, layout->total);
         if (offset < 0)
             return false;
-        record_copy_params(list->arena + offset, layout, call->args);
+        if (packed)
+            memcpy(list->arena + offset, packed, layout->total);
+        else
+            record_copy_params(list->arena + offset, layout, call->args);
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;
@@ -187,11 +224,82 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
         argv[i] = record_bytes(list, r) + r->layout->offset[i];
 }
 
-/* Submits one recorded call to the runtime as the program made it (see record.h); returns what the runtime says. */
+/*
+ * Submits one recorded driver call to libcuda as the program made it; the
+ * parameters come from the record (a launch's packed form as its
+ * parameter array: the same block).  The stream is resolved (never NULL),
+ * so each function's plain and _ptsz versions do the same.
+ */
+static CUresult forward_driver(const struct record_list *list, const struct recorded *r, cudaStream_t stream)
+{
+    const struct call *c = &r->call;
+    int id = call_api_driver_id(c->api);
+    void *real = libcuda_real(id);
+    if (real == NULL)
+        return CUDA_ERROR_NOT_FOUND;
+    void *argv[KERNEL_PARAMS_MAX];
+    CUdeviceptr dst = (CUdeviceptr)(uintptr_t)c->dst;
+    const void *src = r->staged ? record_bytes(list, r) : c->src;
+    switch (id) {
+    case DRIVER_ID_cuLaunchKernel:
+    case DRIVER_ID_cuLaunchKernel_ptsz:
+        record_kernel_argv(list, r, argv);
+        return ((__typeof__(cuLaunchKernel) *)real)((CUfunction)c->func, c->grid.x, c->grid.y, c->grid.z, c->block.x,
+                                                     c->block.y, c->block.z, (unsigned)c->shared_mem, stream, argv,
+                                                     NULL);
+    case DRIVER_ID_cuLaunchKernelEx:
+    case DRIVER_ID_cuLaunchKernelEx_ptsz: {
+        record_kernel_argv(list, r, argv);
+        CUlaunchConfig config = {.gridDimX = c->grid.x, .gridDimY = c->grid.y, .gridDimZ = c->grid.z,
+                                 .blockDimX = c->block.x, .blockDimY = c->block.y, .blockDimZ = c->block.z,
+                                 .sharedMemBytes = (unsigned)c->shared_mem, .hStream = stream};
+        return ((__typeof__(cuLaunchKernelEx) *)real)(&config, (CUfunction)c->func, argv, NULL);
+    }
+    case DRIVER_ID_cuMemcpyAsync:
+    case DRIVER_ID_cuMemcpyAsync_ptsz:
+        return ((__typeof__(cuMemcpyAsync) *)real)(dst, (CUdeviceptr)(uintptr_t)src, c->bytes, stream);
+    case DRIVER_ID_cuMemcpyHtoDAsync_v2:
+    case DRIVER_ID_cuMemcpyHtoDAsync_v2_ptsz:
+        return ((__typeof__(cuMemcpyHtoDAsync_v2) *)real)(dst, src, c->bytes, stream);
+    case DRIVER_ID_cuMemcpyDtoHAsync_v2:
+    case DRIVER_ID_cuMemcpyDtoHAsync_v2_ptsz:
+        return ((__typeof__(cuMemcpyDtoHAsync_v2) *)real)(c->dst, (CUdeviceptr)(uintptr_t)src, c->bytes, stream);
+    case DRIVER_ID_cuMemcpyDtoDAsync_v2:
+    case DRIVER_ID_cuMemcpyDtoDAsync_v2_ptsz:
+        return ((__typeof__(cuMemcpyDtoDAsync_v2) *)real)(dst, (CUdeviceptr)(uintptr_t)src, c->bytes, stream);
+    case DRIVER_ID_cuMemsetD8Async:
+    case DRIVER_ID_cuMemsetD8Async_ptsz:
+        return ((__typeof__(cuMemsetD8Async) *)real)(dst, (unsigned char)c->value, c->bytes, stream);
+    case DRIVER_ID_cuMemsetD16Async:
+    case DRIVER_ID_cuMemsetD16Async_ptsz:
+        return ((__typeof__(cuMemsetD16Async) *)real)(dst, (unsigned short)c->value, c->bytes / 2, stream);
+    case DRIVER_ID_cuMemsetD32Async:
+    case DRIVER_ID_cuMemsetD32Async_ptsz:
+        return ((__typeof__(cuMemsetD32Async) *)real)(dst, (unsigned)c->value, c->bytes / 4, stream);
+    case DRIVER_ID_cuLaunchHostFunc:
+    case DRIVER_ID_cuLaunchHostFunc_ptsz:
+        return ((__typeof__(cuLaunchHostFunc) *)real)(stream, c->host_fn, c->host_data);
+    case DRIVER_ID_cuEventRecord:
+    case DRIVER_ID_cuEventRecord_ptsz:
+        return ((__typeof__(cuEventRecord) *)real)(c->event, stream);
+    case DRIVER_ID_cuEventRecordWithFlags:
+    case DRIVER_ID_cuEventRecordWithFlags_ptsz:
+        return ((__typeof__(cuEventRecordWithFlags) *)real)(c->event, stream, c->flags);
+    case DRIVER_ID_cuStreamWaitEvent:
+    case DRIVER_ID_cuStreamWaitEvent_ptsz:
+        return ((__typeof__(cuStreamWaitEvent) *)real)(stream, c->event, c->flags);
+    default:
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
+/* Submits one recorded call as the program made it, through its own door (see record.h); returns what it says. */
 cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread)
 {
     const struct call *c = &r->call;
     cudaStream_t stream = c->stream == cudaStreamPerThread ? per_thread : c->stream;
+    if (call_api_is_driver(c->api))
+        return (cudaError_t)forward_driver(list, r, stream); /* a CUresult: the codes both doors share agree */
     void *argv[KERNEL_PARAMS_MAX];
     switch (c->api) {
     case HOOK_ID___cudaLaunchKernel:
@@ -225,14 +333,21 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
     }
 }
 
-/* Submits every recorded call one by one, in order; errors stay in the runtime, as eager ones would, and the first is returned. */
-cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread)
+/* Submits every recorded call one by one, in order; returns the first runtime call's error (which also stays in the runtime) and the first driver call's in *driver_error. */
+cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error)
 {
     cudaError_t first = cudaSuccess;
+    CUresult first_driver = CUDA_SUCCESS;
     for (unsigned i = 0; i < list->count; i++) {
         cudaError_t err = record_forward(list, &list->calls[i], per_thread);
-        if (first == cudaSuccess)
+        if (call_api_is_driver(list->calls[i].call.api)) {
+            if (first_driver == CUDA_SUCCESS)
+                first_driver = (CUresult)err;
+        } else if (first == cudaSuccess) {
             first = err;
+        }
     }
+    if (driver_error)
+        *driver_error = first_driver;
     return first;
 }

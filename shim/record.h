@@ -67,7 +67,7 @@ static inline bool record_append(struct record_list *list, const struct call *ca
     struct recorded *r = &list->calls[list->count];
     size_t offset = align16(list->arena_used);
     if (call->kind != CALL_LAUNCH || list->count == list->capacity || r->layout == NULL ||
-        r->layout->func != call->func || offset + r->layout->total > list->arena_capacity)
+        r->layout->func != call->func || call->args == NULL || offset + r->layout->total > list->arena_capacity)
         return record_append_any(list, call, src_memory);
     const struct kernel_params *layout = r->layout;
     record_copy_params(list->arena + offset, layout, call->args);
@@ -96,18 +96,25 @@ static inline unsigned char *record_bytes(const struct record_list *list, const 
 void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv);
 
 /*
- * Submits one recorded call to the runtime as the program made it; returns
- * what the runtime says.  Calls on the per-thread default stream go to
- * per_thread: cudaStreamPerThread on the thread that made them, and
- * cudaStreamLegacy on another thread, which cannot name that stream.  The
+ * Submits one recorded call as the program made it, through the door it
+ * came by (the runtime, or libcuda for a driver call); returns what that
+ * says (a driver call's CUresult as the cudaError_t of the same value).
+ * Calls on the per-thread default stream go to per_thread:
+ * cudaStreamPerThread on the thread that made them, and cudaStreamLegacy
+ * on another thread, which cannot name that stream.  The
  * legacy stream waits for all of the owner's earlier work on it, and the
  * owner's later work waits for the legacy stream: nothing is reordered,
  * at the price of waiting for other blocking streams too.
  */
 cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread);
 
-/* Submits every recorded call one by one, in order (per_thread as above); returns the first error, which also stays in the runtime. */
-cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread);
+/*
+ * Submits every recorded call one by one, in order (per_thread as above);
+ * returns the first error of a runtime call, which also stays in the
+ * runtime as an eager one would, and puts the first of a driver call in
+ * *driver_error (NULL: not wanted): the driver keeps none for later.
+ */
+cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error);
 
 /* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,

@@ -54,7 +54,7 @@ static cudaError_t prepare_staging(struct capture_session *s)
     if (err == cudaSuccess)
         s->staging_size = s->staging_needed;
     if (err == cudaSuccess)
-        err = private_event(&s->staging_free);
+        err = (cudaError_t)private_event(&s->staging_free);
     return err;
 }
 
@@ -68,7 +68,7 @@ cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t
     /* Relaxed: the program's other calls (on this thread or others) stay legal while the shim captures. */
     cudaError_t err = prepare_staging(s);
     if (err == cudaSuccess)
-        err = private_event(&s->fork);
+        err = (cudaError_t)private_event(&s->fork);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
@@ -183,7 +183,7 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
  */
 static cudaError_t join_others_to_origin(struct capture_session *s)
 {
-    return streams_join_first(s->streams, s->stream_count, s->joins);
+    return (cudaError_t)streams_join_first(s->streams, s->stream_count, s->joins);
 }
 
 /* An executable graph for graph: rc's updated in place if it accepts it, else a new one; NULL on failure. */
@@ -231,7 +231,7 @@ static cudaError_t launch_in_order(struct capture_session *s, cudaGraphExec_t ex
         s->staging_in_flight = err == cudaSuccess;
     }
     if (err == cudaSuccess)
-        err = streams_follow_first(s->streams, s->stream_count, &s->after);
+        err = (cudaError_t)streams_follow_first(s->streams, s->stream_count, &s->after);
     for (unsigned i = 0; i < s->event_count && err == cudaSuccess; i++)
         err = REAL_CALL(cudaEventRecord, s->events[i], s->streams[0]);
     return err;
@@ -264,7 +264,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
         }
     }
     if (!launched) {
-        record_forward_all(list, cudaStreamPerThread); /* the capture's work is lost: the calls the shim saw run one by one */
+        record_forward_all(list, cudaStreamPerThread, NULL); /* the capture's work is lost: the calls the shim saw run one by one */
         outcome = CAPTURE_RESUBMITTED;
     }
     if (exec && !keep)

@@ -7,11 +7,20 @@
 #include <string.h>
 
 #include "errors.h"
+#include "libcuda.h"
 #include "log.h"
 #include "region_graph.h"
-#include "runtime.h"
 #include "stream_facts.h"
 #include "stream_order.h"
+
+/*
+ * Everything here goes through libcuda (shim/libcuda.h): a program built
+ * with the static runtime has no runtime the shim could call, and a
+ * driver call leaves the runtime's last error alone.  A recorded call is
+ * the same node whichever door it came by; a runtime launch's kernel is
+ * its driver function (kernel_params.h).  The runtime's handles are the
+ * driver's (cudaStream_t is CUstream, cudaGraph_t CUgraph, ...).
+ */
 
 #define GRAPH_STREAMS_MAX 16
 
@@ -24,11 +33,13 @@ struct graph_node {
     void *dst;             /* COPY, SET */
     const void *src;       /* COPY (not staged) */
     int value;             /* SET */
+    unsigned element_size; /* SET */
     void *host_data;       /* HOST_FUNC */
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
 };
 
 struct region_graph {
+    CUcontext context;                /* current when it was built: its copies and sets run there */
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     unsigned count;
@@ -63,22 +74,36 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
     return (int)g->stream_count++;
 }
 
-/* The memset parameters of a recorded set. */
-static struct cudaMemsetParams memset_params(const struct call *c)
+/* The memset parameters of a recorded set: a byte memset for the runtime's, 1, 2 or 4-byte elements for the driver's. */
+static CUDA_MEMSET_NODE_PARAMS memset_params(const struct call *c)
 {
-    struct cudaMemsetParams p = {0};
-    p.dst = c->dst;
-    p.value = (unsigned)(unsigned char)c->value;
-    p.elementSize = 1;
-    p.width = c->bytes;
-    p.height = 1;
-    p.pitch = 0;
-    return p;
+    unsigned size = c->element_size ? c->element_size : 1;
+    unsigned value = size == 1 ? (unsigned char)c->value : size == 2 ? (unsigned short)c->value : (unsigned)c->value;
+    return (CUDA_MEMSET_NODE_PARAMS){.dst = (CUdeviceptr)(uintptr_t)c->dst, .pitch = 0, .value = value,
+                                     .elementSize = size, .width = c->bytes / size, .height = 1};
+}
+
+/* The copy parameters of a 1-D copy: unified addressing names both ends (device, pinned or staging memory). */
+static CUDA_MEMCPY3D copy_params(void *dst, const void *src, size_t bytes)
+{
+    return (CUDA_MEMCPY3D){.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = (CUdeviceptr)(uintptr_t)src,
+                           .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = (CUdeviceptr)(uintptr_t)dst,
+                           .WidthInBytes = bytes, .Height = 1, .Depth = 1};
+}
+
+/* A kernel node's parameters for a recorded launch, its parameters in argv. */
+static CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void **argv)
+{
+    const struct call *c = &r->call;
+    return (CUDA_KERNEL_NODE_PARAMS){.func = r->layout->function, .gridDimX = c->grid.x, .gridDimY = c->grid.y,
+                                     .gridDimZ = c->grid.z, .blockDimX = c->block.x, .blockDimY = c->block.y,
+                                     .blockDimZ = c->block.z, .sharedMemBytes = (unsigned)c->shared_mem,
+                                     .kernelParams = argv};
 }
 
 /* Adds the node for one recorded call, after deps; fills gn. */
-static cudaError_t add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
-                            const cudaGraphNode_t *deps, size_t ndeps, struct graph_node *gn, size_t *staging_used)
+static CUresult add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
+                         const cudaGraphNode_t *deps, size_t ndeps, struct graph_node *gn, size_t *staging_used)
 {
     const struct call *c = &r->call;
     gn->kind = c->kind;
@@ -86,14 +111,13 @@ static cudaError_t add_node(struct region_graph *g, const struct record_list *li
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
-        struct cudaKernelNodeParams p = {.func = (void *)c->func, .gridDim = c->grid, .blockDim = c->block,
-                                         .sharedMemBytes = (unsigned)c->shared_mem, .kernelParams = argv};
+        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         gn->args_size = r->layout->total;
         gn->args = malloc(gn->args_size ? gn->args_size : 1);
         if (gn->args == NULL)
-            return cudaErrorMemoryAllocation;
+            return CUDA_ERROR_OUT_OF_MEMORY;
         memcpy(gn->args, record_bytes(list, r), gn->args_size);
-        return RT_CALL(cudaGraphAddKernelNode, &gn->node, g->graph, deps, ndeps, &p);
+        return DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
     }
     case CALL_COPY:
         gn->dst = c->dst;
@@ -104,24 +128,25 @@ static cudaError_t add_node(struct region_graph *g, const struct record_list *li
         } else {
             gn->src = c->src;
         }
-        return cudaSuccess; /* added in a second pass, once staging is allocated */
+        return CUDA_SUCCESS; /* added in a second pass, once staging is allocated */
     case CALL_SET: {
-        struct cudaMemsetParams p = memset_params(c);
+        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
         gn->dst = c->dst;
         gn->value = c->value;
-        return RT_CALL(cudaGraphAddMemsetNode, &gn->node, g->graph, deps, ndeps, &p);
+        gn->element_size = c->element_size;
+        return DEVICE_CALL(cuGraphAddMemsetNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
     }
     case CALL_HOST_FUNC: {
-        struct cudaHostNodeParams p = {.fn = c->host_fn, .userData = c->host_data};
+        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
         gn->host_data = c->host_data;
-        return RT_CALL(cudaGraphAddHostNode, &gn->node, g->graph, deps, ndeps, &p);
+        return DEVICE_CALL(cuGraphAddHostNode, &gn->node, g->graph, deps, ndeps, &p);
     }
     case CALL_EVENT_RECORD:
-        return RT_CALL(cudaGraphAddEventRecordNode, &gn->node, g->graph, deps, ndeps, c->event);
+        return DEVICE_CALL(cuGraphAddEventRecordNode, &gn->node, g->graph, deps, ndeps, c->event);
     case CALL_EVENT_WAIT:
-        return RT_CALL(cudaGraphAddEventWaitNode, &gn->node, g->graph, deps, ndeps, c->event);
+        return DEVICE_CALL(cuGraphAddEventWaitNode, &gn->node, g->graph, deps, ndeps, c->event);
     default:
-        return cudaErrorNotSupported;
+        return CUDA_ERROR_NOT_SUPPORTED;
     }
 }
 
@@ -221,9 +246,9 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         return NULL;
     }
 
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = RT_CALL(cudaGraphCreate, &g->graph, 0);
+    CUresult err = DEVICE_CALL(cuCtxGetCurrent, &g->context);
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuGraphCreate, &g->graph, 0);
     /* Each wait hands on at most the dependencies its stream had gathered: bounded by all nodes. */
     o.extra_capacity = (size_t)list->count * (GRAPH_STREAMS_MAX + 2) + 4;
     o.extra = calloc(o.extra_capacity, sizeof *o.extra);
@@ -231,19 +256,19 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
     cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
     size_t staging_used = 0;
     if (o.extra == NULL || o.extra_stream == NULL || deps == NULL)
-        err = cudaErrorMemoryAllocation;
+        err = CUDA_ERROR_OUT_OF_MEMORY;
 
     /* Copies need the staging buffer's address: size it first. */
-    for (unsigned i = 0; err == cudaSuccess && i < list->count; i++)
+    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++)
         if (list->calls[i].staged)
             g->staging_size += align16(list->calls[i].call.bytes);
-    if (err == cudaSuccess && g->staging_size) {
-        err = REAL_CALL(cudaMallocHost, (void **)&g->staging, g->staging_size);
-        if (err == cudaSuccess)
+    if (err == CUDA_SUCCESS && g->staging_size) {
+        err = DEVICE_CALL(cuMemAllocHost_v2, (void **)&g->staging, g->staging_size);
+        if (err == CUDA_SUCCESS)
             err = private_event(&g->staging_free);
     }
 
-    for (unsigned i = 0; err == cudaSuccess && i < list->count; i++) {
+    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++) {
         const struct recorded *r = &list->calls[i];
         unsigned si = (unsigned)stream_index(g, r->call.stream);
         size_t ndeps = 0;
@@ -272,29 +297,28 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         }
         add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
         err = add_node(g, list, r, deps, ndeps, &g->nodes[i], &staging_used);
-        if (err == cudaSuccess && r->call.kind == CALL_COPY) {
+        if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
             const void *src = r->staged ? g->staging + gn->staging_offset : r->call.src;
             gn->src = r->staged ? NULL : r->call.src;
-            err = RT_CALL(cudaGraphAddMemcpyNode1D, &gn->node, g->graph, deps, ndeps, r->call.dst, src,
-                          r->call.bytes, r->call.copy_kind);
+            CUDA_MEMCPY3D p = copy_params(r->call.dst, src, r->call.bytes);
+            err = DEVICE_CALL(cuGraphAddMemcpyNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
         }
-        if (err == cudaSuccess)
+        if (err == CUDA_SUCCESS)
             o.tail[si] = g->nodes[i].node;
     }
     free(o.extra);
     free(o.extra_stream);
     free(deps);
-    if (err == cudaSuccess)
-        err = RT_CALL(cudaGraphInstantiate, &g->exec, g->graph, 0);
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuGraphInstantiateWithFlags, &g->exec, g->graph, 0);
     /* The launch's events, made now: a region that cannot have them is not graphed. */
-    for (unsigned i = 1; err == cudaSuccess && i < g->stream_count; i++)
+    for (unsigned i = 1; err == CUDA_SUCCESS && i < g->stream_count; i++)
         err = private_event(&g->before[i]);
-    if (err == cudaSuccess && g->stream_count > 1)
+    if (err == CUDA_SUCCESS && g->stream_count > 1)
         err = private_event(&g->after);
-    errors_restore(&saved);
-    if (err != cudaSuccess) {
-        say_why(why, why_len, "building the graph failed: %s", cudaGetErrorName(err));
+    if (err != CUDA_SUCCESS) {
+        say_why(why, why_len, "building the graph failed: %s", libcuda_error_name(err));
         region_graph_destroy(g);
         return NULL;
     }
@@ -334,38 +358,38 @@ static inline bool args_differ(const struct graph_node *gn, const struct record_
 
 /* Brings one node up to date with a new occurrence (a kernel node: whose parameters differ); 1 if patched, 0 if not, -1 on error. */
 static int patch_node(struct region_graph *g, struct graph_node *gn, const struct record_list *list,
-                      const struct recorded *r, cudaError_t *error)
+                      const struct recorded *r, CUresult *error)
 {
     const struct call *c = &r->call;
     switch (gn->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
-        struct cudaKernelNodeParams p = {.func = (void *)c->func, .gridDim = c->grid, .blockDim = c->block,
-                                         .sharedMemBytes = (unsigned)c->shared_mem, .kernelParams = argv};
-        *error = RT_CALL(cudaGraphExecKernelNodeSetParams, g->exec, gn->node, &p);
-        if (*error != cudaSuccess)
+        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
+        *error = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, g->exec, gn->node, &p);
+        if (*error != CUDA_SUCCESS)
             return -1;
         memcpy(gn->args, record_bytes(list, r), gn->args_size);
         return 1;
     }
-    case CALL_COPY:
+    case CALL_COPY: {
         if (gn->dst == c->dst && (r->staged || gn->src == c->src))
             return 0;
-        *error = RT_CALL(cudaGraphExecMemcpyNodeSetParams1D, g->exec, gn->node, c->dst,
-                         r->staged ? (const void *)(g->staging + gn->staging_offset) : c->src, c->bytes,
-                         c->copy_kind);
-        if (*error != cudaSuccess)
+        CUDA_MEMCPY3D p =
+            copy_params(c->dst, r->staged ? (const void *)(g->staging + gn->staging_offset) : c->src, c->bytes);
+        *error = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, g->exec, gn->node, &p, g->context);
+        if (*error != CUDA_SUCCESS)
             return -1;
         gn->dst = c->dst;
         gn->src = r->staged ? NULL : c->src;
         return 1;
+    }
     case CALL_SET: {
         if (gn->dst == c->dst && gn->value == c->value)
             return 0;
-        struct cudaMemsetParams p = memset_params(c);
-        *error = RT_CALL(cudaGraphExecMemsetNodeSetParams, g->exec, gn->node, &p);
-        if (*error != cudaSuccess)
+        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
+        *error = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, g->exec, gn->node, &p, g->context);
+        if (*error != CUDA_SUCCESS)
             return -1;
         gn->dst = c->dst;
         gn->value = c->value;
@@ -374,9 +398,9 @@ static int patch_node(struct region_graph *g, struct graph_node *gn, const struc
     case CALL_HOST_FUNC: {
         if (gn->host_data == c->host_data)
             return 0;
-        struct cudaHostNodeParams p = {.fn = c->host_fn, .userData = c->host_data};
-        *error = RT_CALL(cudaGraphExecHostNodeSetParams, g->exec, gn->node, &p);
-        if (*error != cudaSuccess)
+        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
+        *error = DEVICE_CALL(cuGraphExecHostNodeSetParams, g->exec, gn->node, &p);
+        if (*error != CUDA_SUCCESS)
             return -1;
         gn->host_data = c->host_data;
         return 1;
@@ -389,41 +413,39 @@ static int patch_node(struct region_graph *g, struct graph_node *gn, const struc
 /* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
 int region_graph_launch(struct region_graph *g, const struct record_list *list, cudaError_t *error)
 {
-    struct saved_error saved;
-    errors_save(&saved);
     int patched = 0;
-    *error = cudaSuccess;
-    for (unsigned i = 0; i < g->count && *error == cudaSuccess; i++) {
+    CUresult err = CUDA_SUCCESS;
+    for (unsigned i = 0; i < g->count && err == CUDA_SUCCESS; i++) {
         /* The common case, a kernel node whose parameters did not change, costs no call. */
         if (g->nodes[i].kind == CALL_LAUNCH && !args_differ(&g->nodes[i], list, &list->calls[i]))
             continue;
-        int p = patch_node(g, &g->nodes[i], list, &list->calls[i], error);
+        int p = patch_node(g, &g->nodes[i], list, &list->calls[i], &err);
         patched += p > 0;
         if (p < 0)
-            log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind), cudaGetErrorName(*error));
+            log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind), libcuda_error_name(err));
     }
-    if (*error == cudaSuccess && g->staging) {
+    if (err == CUDA_SUCCESS && g->staging) {
         /* The previous launch may still be reading the staging buffer. */
-        *error = REAL_CALL(cudaEventSynchronize, g->staging_free);
-        for (unsigned i = 0; *error == cudaSuccess && i < g->count; i++)
+        err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
+        for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
             if (list->calls[i].staged)
                 memcpy(g->staging + g->nodes[i].staging_offset, record_bytes(list, &list->calls[i]),
                        list->calls[i].call.bytes);
     }
-    if (*error == cudaSuccess)
-        *error = streams_join_first(g->streams, g->stream_count, g->before);
-    if (*error == cudaSuccess) {
-        *error = REAL_CALL(cudaGraphLaunch, g->exec, g->streams[0]);
-        if (*error != cudaSuccess)
-            log_debug("cudaGraphLaunch failed: %s", cudaGetErrorName(*error));
+    if (err == CUDA_SUCCESS)
+        err = streams_join_first(g->streams, g->stream_count, g->before);
+    if (err == CUDA_SUCCESS) {
+        err = DEVICE_CALL(cuGraphLaunch, g->exec, g->streams[0]);
+        if (err != CUDA_SUCCESS)
+            log_debug("cuGraphLaunch failed: %s", libcuda_error_name(err));
     }
-    bool launched = *error == cudaSuccess;
+    bool launched = err == CUDA_SUCCESS;
     if (launched && g->staging)
-        *error = REAL_CALL(cudaEventRecord, g->staging_free, g->streams[0]);
-    if (launched && *error == cudaSuccess)
-        *error = streams_follow_first(g->streams, g->stream_count, &g->after);
-    errors_restore(&saved);
-    if (launched && *error != cudaSuccess) {
+        err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
+    if (launched && err == CUDA_SUCCESS)
+        err = streams_follow_first(g->streams, g->stream_count, &g->after);
+    *error = (cudaError_t)err; /* the codes both APIs share agree */
+    if (launched && err != CUDA_SUCCESS) {
         /* The work is submitted; only the joins after it failed.  Owe the error rather than resubmit. */
         errors_owe(*error);
         return patched;
@@ -436,22 +458,16 @@ void region_graph_destroy(struct region_graph *g)
 {
     if (g == NULL)
         return;
-    struct saved_error saved;
-    errors_save(&saved);
     if (g->exec)
-        RT_CALL(cudaGraphExecDestroy, g->exec);
+        (void)DEVICE_CALL(cuGraphExecDestroy, g->exec);
     if (g->graph)
-        RT_CALL(cudaGraphDestroy, g->graph);
+        (void)DEVICE_CALL(cuGraphDestroy, g->graph);
     for (unsigned i = 1; i < g->stream_count; i++)
-        if (g->before[i])
-            REAL_CALL(cudaEventDestroy, g->before[i]);
-    if (g->after)
-        REAL_CALL(cudaEventDestroy, g->after);
-    if (g->staging_free)
-        REAL_CALL(cudaEventDestroy, g->staging_free);
+        private_event_destroy(g->before[i]);
+    private_event_destroy(g->after);
+    private_event_destroy(g->staging_free);
     if (g->staging)
-        REAL_CALL(cudaFreeHost, g->staging);
-    errors_restore(&saved);
+        (void)DEVICE_CALL(cuMemFreeHost, g->staging);
     for (unsigned i = 0; i < g->count; i++)
         free(g->nodes[i].args);
     free(g->nodes);

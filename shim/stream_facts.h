@@ -1,4 +1,4 @@
-/* What the runtime says a stream is: its kind (legacy, per-thread, blocking or not), priority and id. */
+/* What the driver says a stream is: its kind (legacy, per-thread, blocking or not), priority and id. */
 #ifndef REPRISE_STREAM_FACTS_H
 #define REPRISE_STREAM_FACTS_H
 

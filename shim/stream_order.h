@@ -4,13 +4,18 @@
 
 #include <cuda_runtime_api.h>
 
-/* Creates *event (no timing) unless it exists already. */
-cudaError_t private_event(cudaEvent_t *event);
+#include "driver_api.h"
+
+/* Creates *event (no timing) through libcuda unless it exists already. */
+CUresult private_event(cudaEvent_t *event);
 
 /* Makes streams[0] wait for the work so far on streams[1..count), through events[1..count) (created if missing). */
-cudaError_t streams_join_first(const cudaStream_t *streams, unsigned count, cudaEvent_t *events);
+CUresult streams_join_first(const cudaStream_t *streams, unsigned count, cudaEvent_t *events);
 
 /* Makes streams[1..count) wait for the work so far on streams[0], through *after (created if missing). */
-cudaError_t streams_follow_first(const cudaStream_t *streams, unsigned count, cudaEvent_t *after);
+CUresult streams_follow_first(const cudaStream_t *streams, unsigned count, cudaEvent_t *after);
+
+/* Destroys a private event (NULL: nothing). */
+void private_event_destroy(cudaEvent_t event);
 
 #endif
