@@ -23,7 +23,7 @@ APPS="$top_builddir/kernels/apps"
 
 # NAME:ARGS (commas for spaces):GRAPHED (yes: the auto log must say "replayed as a graph").
 runs="launch_loop::yes launch_loop_ptds::yes launch_api::no two_streams::no bad_launch::no
-overhead_loop:20000:no bench_loop:eager,100,300:yes bench_loop:graph,100,300:no host_flag_wait::no cg_blas::no
+overhead_loop:20000:no bench_loop:eager,100,300:yes bench_loop:graph,100,300:no host_flag_wait::no cg_blas::no cg_blas:graph:no
 bench_suite:loop100_small,eager,300:yes bench_suite:loop20_empty,eager,300:yes bench_suite:loop400_small,eager,100:yes
 bench_suite:loop100_small,graph,300:no bench_suite:fork3,eager,300:no bench_suite:jacobi,eager,500:no
 bench_suite:syncfree,eager,10000:no bench_suite:pingpong,eager,300:no"
