@@ -30,19 +30,46 @@ GPU_APPS = \
 	kernels/apps/host_flag_wait.gpu \
 	kernels/apps/cg_blas.gpu
 
+## The same programs built with nvcc's default, the *static* CUDA runtime
+## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
+## programs are: the shim sees their work only through libcuda's driver API
+## (the driver front door).  Same options but the runtime; each link is
+## followed by a check (readelf -d) that no libcudart.so is NEEDED.
+## cg_blas.static is meaningful: libcublas.so.13 and libcusparse.so.12 carry
+## their own static runtime and need no libcudart.so either.
+GPU_STATIC_APPS = \
+	kernels/apps/launch_loop.static \
+	kernels/apps/launch_loop_ptds.static \
+	kernels/apps/launch_api.static \
+	kernels/apps/two_streams.static \
+	kernels/apps/bad_launch.static \
+	kernels/apps/overhead_loop.static \
+	kernels/apps/bench_loop.static \
+	kernels/apps/bench_suite.static \
+	kernels/apps/host_flag_wait.static \
+	kernels/apps/cg_blas.static
+
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
 GPU_NVCC_OPTIONS = -cudart shared -O2 -arch=sm_90 \
 	-gencode arch=compute_90,code=compute_90 \
 	-Xcompiler -Wall -Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64
 NVCC_APP = $(NVCC) $(GPU_NVCC_OPTIONS) -I$(srcdir)/kernels/apps
+GPU_NVCC_STATIC_OPTIONS = -cudart static -O2 -arch=sm_90 \
+	-gencode arch=compute_90,code=compute_90 \
+	-Xcompiler -Wall -Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64
+NVCC_STATIC_APP = $(NVCC) $(GPU_NVCC_STATIC_OPTIONS) -I$(srcdir)/kernels/apps
+## After a static link: fails (and removes the program) if it NEEDS a libcudart.so.
+static_runtime_check = { ! command -v readelf > /dev/null 2>&1 || \
+	! readelf -d $@ | grep -q 'NEEDED.*libcudart'; } || \
+	{ echo "$@ NEEDS a libcudart.so: not a static-runtime build" >&2; rm -f $@; exit 1; }
 nvcc_verbose = $(nvcc_verbose_@AM_V@)
 nvcc_verbose_ = $(nvcc_verbose_@AM_DEFAULT_V@)
 nvcc_verbose_0 = @echo "  NVCC     $@";
 nvcc_verbose_1 =
 
 if HAVE_NVCC
-gpu-programs: $(GPU_APPS)
+gpu-programs: $(GPU_APPS) $(GPU_STATIC_APPS)
 
 kernels/apps/launch_loop.gpu: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/launch_loop.cu
@@ -67,20 +94,42 @@ kernels/apps/host_flag_wait.gpu: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcd
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu
 kernels/apps/cg_blas.gpu: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse
+
+kernels/apps/launch_loop.static: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/launch_loop.cu && $(static_runtime_check)
+kernels/apps/launch_loop_ptds.static: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) --default-stream per-thread -o $@ $(srcdir)/kernels/apps/launch_loop.cu && $(static_runtime_check)
+kernels/apps/launch_api.static: $(srcdir)/kernels/apps/launch_api.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/launch_api.cu && $(static_runtime_check)
+kernels/apps/two_streams.static: $(srcdir)/kernels/apps/two_streams.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/two_streams.cu && $(static_runtime_check)
+kernels/apps/bad_launch.static: $(srcdir)/kernels/apps/bad_launch.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/bad_launch.cu && $(static_runtime_check)
+kernels/apps/overhead_loop.static: $(srcdir)/kernels/apps/overhead_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/overhead_loop.cu && $(static_runtime_check)
+kernels/apps/bench_loop.static: $(srcdir)/kernels/apps/bench_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/bench_loop.cu && $(static_runtime_check)
+kernels/apps/bench_suite.static: $(srcdir)/kernels/apps/bench_suite.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/bench_suite.cu && $(static_runtime_check)
+kernels/apps/host_flag_wait.static: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu && $(static_runtime_check)
+kernels/apps/cg_blas.static: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
 endif
 .PHONY: gpu-programs
-CLEANFILES += $(GPU_APPS)
+CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
-	tests/gpu/library_and_flag.sh
+	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
-	tests/gpu/library_and_flag.sh \
+	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh \
 	tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
-	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md
+	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
+	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py

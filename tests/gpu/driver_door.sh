@@ -1,0 +1,162 @@
+#!/bin/sh
+# On a real GPU, the shim's driver front door: programs built with nvcc's
+# default static CUDA runtime (kernels/apps/NAME.static, make gpu-programs),
+# whose work reaches the shim only through libcuda's driver API, run without
+# the shim, then preloaded with REPRISE_MODE=off and REPRISE_MODE=auto
+# (REPRISE_LOG=info, the log to a file).  For every program:
+#
+#   - stdout is byte-identical in the three runs (for the timing programs,
+#     bench_loop, bench_suite and overhead_loop, every line but the timings:
+#     median_us, ns_per_launch, ns_per_launch_mean), and the exit status is
+#     the same (bad_launch's failing launches are part of its stdout);
+#   - for the launch-bound programs (launch_loop, launch_loop_ptds,
+#     bench_loop, bench_suite's loop workloads) the auto log says that a
+#     region was "replayed as a graph".
+#
+# bench_suite.static runs a few workloads, eager and its own hand-written
+# graph (its stream capture, under the shim too).  It also runs `reprise
+# check` on launch_loop.static and shows its output; only its exit status
+# (0) is asserted, not its wording.  Skips (77) without the static programs
+# or without a GPU.  GPU_SUITE_KEEP=DIR copies every output and log to DIR.
+. "${top_srcdir:-.}/tests/lib.sh"
+APPS="$top_builddir/kernels/apps"
+
+# NAME:ARGS (commas for spaces):GRAPHED (yes: the auto log must say "replayed as a graph").
+runs="launch_loop::yes launch_loop_ptds::yes launch_api::no two_streams::no bad_launch::no
+overhead_loop:20000:no bench_loop:eager,100,300:yes bench_loop:graph,100,300:no host_flag_wait::no cg_blas::no cg_blas:graph:no
+bench_suite:loop100_small,eager,300:yes bench_suite:loop20_empty,eager,300:yes bench_suite:loop400_small,eager,100:yes
+bench_suite:loop100_small,graph,300:no bench_suite:fork3,eager,300:no bench_suite:jacobi,eager,500:no
+bench_suite:syncfree,eager,10000:no bench_suite:pingpong,eager,300:no"
+
+for entry in $runs; do
+    name=${entry%%:*}
+    [ -x "$APPS/$name.static" ] || skip "$APPS/$name.static is not built (make gpu-programs)"
+done
+command -v nvidia-smi > /dev/null 2>&1 || skip "nvidia-smi not found: no GPU here"
+nvidia-smi -L > "$WORK/gpus" 2>&1 || skip "nvidia-smi -L failed: no GPU here ($(head -1 "$WORK/gpus"))"
+
+# The static programs must need no libcudart.so (make gpu-programs checks it too).
+for entry in $runs; do
+    name=${entry%%:*}
+    if command -v readelf > /dev/null 2>&1 && readelf -d "$APPS/$name.static" | grep -q 'NEEDED.*libcudart'; then
+        fail "$name.static NEEDS a libcudart.so: not a static-runtime build"
+    fi
+done
+
+# A time limit on each run, before `env LD_PRELOAD=...`, so that the shim is preloaded into the program alone.
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
+
+# cg_blas.static needs libcublas.so.13, libcublasLt.so.13, libcusparse.so.12 (as in library_and_flag.sh):
+# where its rpath does not find them, the toolkit's or python3's nvidia wheels' folders, for its runs alone.
+LIBPATH=
+missing=$(ldd "$APPS/cg_blas.static" 2>&1 | sed -n 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p')
+if [ -n "$missing" ]; then
+    wheels=$(timeout 30 python3 -c 'import os, nvidia
+print(" ".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorted(os.listdir(p))))' 2> /dev/null)
+    for lib in $missing; do
+        for dir in ${CUDA_HOME:+$CUDA_HOME/lib64} /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+            $wheels /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib; do
+            [ -f "$dir/$lib" ] || continue
+            case ":$LIBPATH:" in
+            *":$dir:"*) ;;
+            *) LIBPATH="${LIBPATH:+$LIBPATH:}$dir" ;;
+            esac
+            break
+        done
+    done
+    echo "cg_blas.static does not find $(echo "$missing" | paste -s -d ' ' -) by itself; its runs get LD_LIBRARY_PATH=$LIBPATH"
+fi
+
+# The stdout lines compared: all but the timings.
+compared() {
+    grep -vE '^(median_us|ns_per_launch|ns_per_launch_mean) ' "$1"
+}
+
+# run NAME LABEL ARGS...: runs NAME.static ARGS (LABEL plain: no shim; off or auto: preloaded in that mode,
+# REPRISE_LOG=info, the log to $out.log); stdout, stderr and exit status to $out.out, .err, .status.
+run() {
+    name=$1 label=$2
+    shift 2
+    set -- "$APPS/$name.static" "$@"
+    [ "$label" = plain ] ||
+        set -- LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE="$label" REPRISE_LOG=info \
+            REPRISE_LOG_FILE="$out.$label.log" "$@"
+    [ "$name" = cg_blas ] && [ -n "$LIBPATH" ] &&
+        set -- LD_LIBRARY_PATH="$LIBPATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+    status=0
+    $LIMIT env "$@" > "$out.$label.out" 2> "$out.$label.err" || status=$?
+    echo "$status" > "$out.$label.status"
+    [ "$label" = plain ] || [ -f "$out.$label.log" ] || : > "$out.$label.log"
+}
+
+n=0
+for entry in $runs; do
+    name=${entry%%:*}
+    rest=${entry#*:}
+    args=$(echo "${rest%:*}" | tr ',' ' ')
+    graphed=${rest##*:}
+    n=$((n + 1))
+    out="$WORK/$n.$name"
+    what="$name.static${args:+ $args}"
+    failures_before=$failures
+    # shellcheck disable=SC2086 # args are words
+    run "$name" plain $args
+    status=$(cat "$out.plain.status")
+    if [ "$status" -eq 77 ]; then
+        skip "$what exits 77 without the shim: no usable GPU ($(tail -1 "$out.plain.err"))"
+    fi
+    if [ "$status" -ne 0 ]; then
+        fail "$what fails without the shim (exit $status): the program, not the shim, is wrong"
+        sed 's/^/  | /' "$out.plain.err" "$out.plain.out" | tail -20 >&2
+        continue
+    fi
+    compared "$out.plain.out" > "$out.plain.cmp"
+    for mode in off auto; do
+        # shellcheck disable=SC2086
+        run "$name" $mode $args
+        got=$(cat "$out.$mode.status")
+        if [ "$got" != "$status" ]; then
+            case "$got" in
+            124 | 137) why="killed by timeout after 120 s" ;;
+            *) why="without the shim $status" ;;
+            esac
+            fail "$what with REPRISE_MODE=$mode exits $got ($why)"
+            sed 's/^/  | /' "$out.$mode.err" | tail -10 >&2
+            grep -E 'warning|error' "$out.$mode.log" | tail -6 | sed 's/^/  | /' >&2
+        fi
+        compared "$out.$mode.out" > "$out.$mode.cmp"
+        if ! cmp -s "$out.plain.cmp" "$out.$mode.cmp"; then
+            fail "$what: stdout with REPRISE_MODE=$mode differs from the run without the shim (< no shim, > $mode)"
+            diff "$out.plain.cmp" "$out.$mode.cmp" | head -16 | sed 's/^/  | /' >&2
+        fi
+    done
+    replays=$(grep -c 'replayed as a graph' "$out.auto.log")
+    regions=$(grep -E 'info: region [0-9]+:' "$out.auto.log" | sed 's/.*info: region \([0-9]*\):.*/\1/' | sort -u | wc -l)
+    if [ "$graphed" = yes ] && [ "$replays" -eq 0 ]; then
+        fail "$what: the auto log never says a region was 'replayed as a graph' ($regions region(s) named)"
+        grep -E 'info: (region|sync-free|verdict)|warning' "$out.auto.log" | head -8 | sed 's/^/  | /' >&2
+    fi
+    checked="stdout$(cmp -s "$out.plain.out" "$out.plain.cmp" || echo ' (timings left out)') identical ($(wc -l < "$out.plain.cmp") lines), exit $status, with no shim, off, auto"
+    [ "$graphed" = yes ] && checked="$checked; auto replayed as a graph"
+    if [ "$failures" -eq "$failures_before" ]; then
+        echo "ok: $what: $checked"
+    else
+        echo "FAILED: $what ($((failures - failures_before)) failure(s) above)" >&2
+    fi
+    # What auto did, for the record.
+    grep -E 'info: (region [0-9]+: (graph built|replayed|fell back|not graphed)|sync-free|verdict)' "$out.auto.log" |
+        sed 's/^reprise\[[0-9:]*\] info: /    /' | sort | uniq -c | sort -rn | head -5
+done
+
+# reprise check on a static program: shown, its wording not asserted (it is changing); it must exit 0.
+echo "reprise check $APPS/launch_loop.static:"
+status=0
+"$REPRISE" check "$APPS/launch_loop.static" > "$WORK/check.out" 2>&1 || status=$?
+sed 's/^/    /' "$WORK/check.out"
+if [ "$status" -eq 0 ]; then
+    echo "ok: reprise check launch_loop.static exits 0"
+else
+    fail "reprise check launch_loop.static exits $status, expected 0"
+fi
+finish
