@@ -39,14 +39,18 @@ void describe_program(const struct program_profile *profile, struct verdict *out
 {
     const unsigned long long *n = profile->total.n;
     out->count = 0;
-    if (profile->calls == 0) {
-        say(out, "no CUDA runtime calls were seen: the program links the runtime statically (nvcc's default; "
-                 "rebuild with -cudart shared) or does not use CUDA");
+    if (profile->calls == 0 && profile->foreign_calls == 0) {
+        say(out, "no CUDA calls were seen: the program does not use CUDA, or reaches it some way the shim cannot "
+                 "see");
         return;
     }
+    if (profile->calls == 0)
+        say(out, "no CUDA runtime calls were seen, only the driver API's (%llu calls): the program links the "
+                 "runtime statically (nvcc's default) or calls the driver itself (CuPy, Triton); its launches, "
+                 "copies and sets are followed and graphed as runtime calls are",
+            profile->foreign_calls);
     if (n[ACT_LAUNCH] == 0) {
-        say(out, "no kernel launches were seen through the runtime: kernels may be launched through the driver "
-                 "API or a statically linked runtime");
+        say(out, "no kernel launches were seen");
     } else if (n[ACT_SYNC] <= 1 && n[ACT_LAUNCH] >= SYNC_FREE_LAUNCHES) {
         say(out, "sync-free: %llu launches with %llu host sync; repeated work can only be found by its period",
             n[ACT_LAUNCH], n[ACT_SYNC]);
@@ -61,9 +65,9 @@ void describe_program(const struct program_profile *profile, struct verdict *out
                      "gain little from graphs",
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
     }
-    if (profile->foreign_calls)
-        say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): on the legacy stream each one "
-                 "ends a region; on a created stream its region takes the robust path (re-captured each time)",
+    if (profile->foreign_calls && profile->calls)
+        say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): their launches, copies and "
+                 "sets are graphed with the program's own, their other calls end a region",
             profile->foreign_calls);
     if (profile->allocs_after_first_launch)
         say(out, "allocates between launches (%llu allocations after the first launch): a region holding an "

@@ -107,7 +107,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
             if (shim_auto && fields(call)) {                                                              \
                 if (shim_counting)                                                                        \
-                    foreign_count(DRIVER_ID_##name);                                                      \
+                    foreign_count(DRIVER_ID_##name, (const void *)(stream));                               \
                 cudaError_t held;                                                                         \
                 return engine_driver_call(&call, &held) ? (CUresult)held : real args;                     \
             }                                                                                             \

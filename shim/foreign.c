@@ -6,6 +6,8 @@
 
 #include "engine.h"
 #include "foreign.h"
+#include "hooks.h"
+#include "observe.h"
 #include "shim.h"
 
 static atomic_ullong counts[DRIVER_COUNT];
@@ -23,11 +25,39 @@ static enum fallback_reason boundary_reason_of(const char *name)
     return FALLBACK_HIDDEN_WORK;
 }
 
+/* What a driver call does, as the runtime's call kinds say it (CALL_KIND_COUNT: nothing the summary counts). */
+static enum call_kind kind_of(enum driver_id id)
+{
+    if (driver_table[id].node_kind >= 0)
+        return (enum call_kind)driver_table[id].node_kind;
+    if (driver_table[id].kind == DRIVER_KIND_SYNC)
+        return CALL_STREAM_SYNC;
+    if (driver_table[id].kind == DRIVER_KIND_CAPTURE_BEGIN || driver_table[id].kind == DRIVER_KIND_CAPTURE_END)
+        return CALL_CAPTURE;
+    const char *name = driver_table[id].name;
+    if (strncmp(name, "cuLaunch", 8) == 0)
+        return CALL_LAUNCH_OTHER;
+    if (strncmp(name, "cuGraphLaunch", 13) == 0)
+        return CALL_GRAPH_LAUNCH;
+    if (strncmp(name, "cuMemAlloc", 10) == 0 || strncmp(name, "cuMemHostAlloc", 14) == 0)
+        return CALL_ALLOC;
+    if (strncmp(name, "cuMemFree", 9) == 0)
+        return CALL_FREE;
+    return CALL_KIND_COUNT;
+}
+
+/* Counts a foreign call of driver function id that the engine takes as a node call. */
+void foreign_count(enum driver_id id, const void *stream)
+{
+    atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
+    observe_driver_call(kind_of(id), (cudaStream_t)stream);
+}
+
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
 bool foreign_call(enum driver_id id, const void *stream)
 {
     if (shim_counting)
-        atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
+        foreign_count(id, stream);
     if (!shim_auto)
         return false;
     enum driver_kind kind = driver_table[id].kind;
@@ -36,11 +66,6 @@ bool foreign_call(enum driver_id id, const void *stream)
                                kind == DRIVER_KIND_CAPTURABLE, boundary_reason_of(driver_table[id].name));
 }
 
-/* Counts a foreign call of driver function id that the engine takes as a node call. */
-void foreign_count(enum driver_id id)
-{
-    atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
-}
 
 /* How many foreign calls of driver function id were seen. */
 unsigned long long foreign_calls(enum driver_id id)

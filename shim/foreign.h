@@ -14,7 +14,7 @@
 bool foreign_call(enum driver_id id, const void *stream);
 
 /* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
-void foreign_count(enum driver_id id);
+void foreign_count(enum driver_id id, const void *stream);
 
 /* How many foreign calls of driver function id were seen. */
 unsigned long long foreign_calls(enum driver_id id);

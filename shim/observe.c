@@ -180,15 +180,11 @@ static struct stream_stats *stats_for(struct thread_counts *c, cudaStream_t stre
     return stats;
 }
 
-/* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
-void observe_call(enum hook_id id, cudaStream_t stream)
+/* Counts what one call of kind does on stream (STREAM_NONE: device-wide), whichever door it came by. */
+static void count_activity(struct thread_counts *c, enum call_kind kind, cudaStream_t stream)
 {
-    struct thread_counts *c = counts_self();
-    if (c == NULL)
-        return;
-    bump(&c->hook_calls[id]);
     enum activity acts[2];
-    unsigned count = activities_of(hook_table[id].kind, acts);
+    unsigned count = activities_of(kind, acts);
     if (count == 0)
         return;
     if (acts[0] == ACT_LAUNCH && !atomic_load_explicit(&launch_seen, memory_order_relaxed))
@@ -200,6 +196,24 @@ void observe_call(enum hook_id id, cudaStream_t stream)
         return;
     for (unsigned i = 0; i < count; i++)
         bump(&stats->n[acts[i]]);
+}
+
+/* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
+void observe_call(enum hook_id id, cudaStream_t stream)
+{
+    struct thread_counts *c = counts_self();
+    if (c == NULL)
+        return;
+    bump(&c->hook_calls[id]);
+    count_activity(c, hook_table[id].kind, stream);
+}
+
+/* Counts what a driver call from outside the runtime does (kind), on stream: its own count is foreign.c's. */
+void observe_driver_call(enum call_kind kind, cudaStream_t stream)
+{
+    struct thread_counts *c = counts_self();
+    if (c != NULL)
+        count_activity(c, kind, stream);
 }
 
 /* How many times hook id was called, by every thread. */

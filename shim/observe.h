@@ -9,6 +9,9 @@
 /* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
 void observe_call(enum hook_id id, cudaStream_t stream);
 
+/* Counts what a driver call from outside the runtime does (kind), on stream: its own count is foreign.c's. */
+void observe_driver_call(enum call_kind kind, cudaStream_t stream);
+
 /* How many times hook id was called. */
 unsigned long long observe_hook_calls(enum hook_id id);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "call.h"
 #include "driver_table.h"
 #include "driver_work.h"
 
@@ -42,7 +43,30 @@ int main(void)
     CHECK(driver_table[DRIVER_ID_cuMemsetD32_v2].kind == DRIVER_KIND_WORK);          /* synchronous */
     CHECK(driver_table[DRIVER_ID_cuMemcpyHtoDAsync_v2].kind == DRIVER_KIND_WORK);    /* may read pageable memory */
     CHECK(driver_table[DRIVER_ID_cuLaunchCooperativeKernel].kind == DRIVER_KIND_WORK);
-    CHECK(driver_table[DRIVER_ID_cuStreamSynchronize].kind == DRIVER_KIND_WORK);
+    /* Waits: where the errors of held-back driver work come back. */
+    CHECK(driver_table[DRIVER_ID_cuStreamSynchronize].kind == DRIVER_KIND_SYNC);
+    CHECK(driver_table[DRIVER_ID_cuStreamQuery_ptsz].kind == DRIVER_KIND_SYNC);
+    CHECK(driver_table[DRIVER_ID_cuCtxSynchronize].kind == DRIVER_KIND_SYNC);
+    CHECK(driver_table[DRIVER_ID_cuEventSynchronize].kind == DRIVER_KIND_SYNC);
+    CHECK(driver_table[DRIVER_ID_cuMemcpyDtoH_v2].kind == DRIVER_KIND_WORK);
+    /* The front door: calls that become graph nodes, in both stream flavours; every other call is none. */
+    CHECK(driver_table[DRIVER_ID_cuLaunchKernel].node_kind == CALL_LAUNCH);
+    CHECK(driver_table[DRIVER_ID_cuLaunchKernelEx_ptsz].node_kind == CALL_LAUNCH);
+    CHECK(driver_table[DRIVER_ID_cuMemcpyHtoDAsync_v2_ptsz].node_kind == CALL_COPY);
+    CHECK(driver_table[DRIVER_ID_cuMemcpyAsync].node_kind == CALL_COPY);
+    CHECK(driver_table[DRIVER_ID_cuMemsetD16Async_ptsz].node_kind == CALL_SET);
+    CHECK(driver_table[DRIVER_ID_cuLaunchHostFunc].node_kind == CALL_HOST_FUNC);
+    CHECK(driver_table[DRIVER_ID_cuEventRecordWithFlags].node_kind == CALL_EVENT_RECORD);
+    CHECK(driver_table[DRIVER_ID_cuStreamWaitEvent_ptsz].node_kind == CALL_EVENT_WAIT);
+    CHECK(driver_table[DRIVER_ID_cuMemcpyHtoD_v2].node_kind == -1);
+    CHECK(driver_table[DRIVER_ID_cuLaunchCooperativeKernel].node_kind == -1);
+    CHECK(driver_table[DRIVER_ID_cuStreamSynchronize].node_kind == -1);
+    CHECK(driver_table[DRIVER_ID_cuMemsetD2D8Async].node_kind == -1);
+    CHECK(call_api_kind(CALL_API_DRIVER(DRIVER_ID_cuLaunchKernel_ptsz)) == CALL_LAUNCH);
+    CHECK(call_api_kind(CALL_API_DRIVER(DRIVER_ID_cuMemAlloc_v2)) == CALL_KIND_COUNT);
+    CHECK(call_api_kind(HOOK_ID_cudaMemsetAsync) == CALL_SET);
+    CHECK(strcmp(call_api_name(CALL_API_DRIVER(DRIVER_ID_cuEventRecord_ptsz)), "cuEventRecord_ptsz") == 0);
+    CHECK(strcmp(call_api_name(HOOK_ID_cudaLaunchKernel), "cudaLaunchKernel") == 0);
     /* Every capture query, in every version and per-thread variant libcuda exports. */
     const char *queries[] = {"cuStreamIsCapturing",       "cuStreamIsCapturing_ptsz",
                              "cuStreamGetCaptureInfo",    "cuStreamGetCaptureInfo_ptsz",

@@ -349,12 +349,14 @@ static void print_plain(const struct findings *f)
     }
     printf("verdict: ");
     if (strcmp(f->runtime, "static") == 0)
-        printf("the shim cannot see this program's work: a preload only replaces functions of a shared "
-               "libcudart.so; rebuild with `nvcc -cudart shared`\n");
+        printf("the shim sees this program's work through the driver API: its statically linked runtime reaches "
+               "libcuda through cuGetProcAddress, which the shim wraps, so its launches, copies, sets and events "
+               "are held back and graphed as a dynamic program's are; run it with `reprise run`\n");
     else if (strcmp(f->runtime, "dynamic") == 0 && hidden)
         printf("the shim sees its runtime calls (%zu hooked functions imported), and a loaded library launches "
-               "through the driver API: each of its calls ends a region, so auto mode graphs the runtime work "
-               "between them; run it with `reprise run --mode observe` to count them\n",
+               "through the driver API, whose calls the shim sees too: their launches, copies and sets are graphed "
+               "with the program's own, and their other calls (syncs, allocations) end a region; run it with "
+               "`reprise run`\n",
                total);
     else if (strcmp(f->runtime, "dynamic") == 0)
         printf("the shim can see its work (%zu hooked functions imported); run it with `reprise run`\n", total);
@@ -442,14 +444,14 @@ static void print_json(const struct findings *f)
             json_write_string(stdout, f->objects[i].name);
             first = false;
         }
-    const char *advice = strcmp(f->runtime, "static") == 0 ? "rebuild with nvcc -cudart shared"
+    const char *advice = strcmp(f->runtime, "static") == 0 ? "run it with reprise run: the driver API is seen"
                          : strcmp(f->runtime, "none") == 0 ? "no CUDA runtime linked: nothing to see"
-                         : hidden ? "auto mode graphs the runtime work between a driver-API library's calls"
+                         : hidden ? "run it with reprise run: the driver-API library's work is graphed too"
                                   : "run it with reprise run";
     printf("],\"torch_library\":");
     json_write_string(stdout, f->torch_lib);
     printf(",\"interpreter\":%s,\"shim_sees_work\":%s,\"advice\":", f->interpreter ? "true" : "false",
-           strcmp(f->runtime, "dynamic") == 0 ? "true" : "false");
+           strcmp(f->runtime, "none") != 0 ? "true" : "false");
     json_write_string(stdout, advice);
     printf("}\n");
 }
@@ -498,6 +500,6 @@ int cmd_check(int argc, char **argv)
         elf_free(&f.objects[k].elf);
     }
     free(f.objects);
-    /* 0: the shim can see the program's runtime calls; 1: it cannot (static runtime or none). */
-    return strcmp(f.runtime, "dynamic") == 0 ? 0 : 1;
+    /* 0: the shim can see the program's work (a dynamic or static runtime); 1: it links no CUDA runtime. */
+    return strcmp(f.runtime, "none") != 0 ? 0 : 1;
 }
