@@ -13,6 +13,7 @@
 
 #include "call.h"
 #include "caller.h"
+#include "calling_object.h"
 #include "dlsym.h"
 #include "driver.h"
 #include "driver_table.h"
@@ -105,7 +106,7 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
         if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
-            if (shim_auto && fields(call)) {                                                              \
+            if (shim_auto && fields(call) && !calling_object_is_communication(caller)) {                  \
                 if (shim_counting)                                                                        \
                     foreign_count(DRIVER_ID_##name, (const void *)(stream));                               \
                 cudaError_t held;                                                                         \

@@ -118,6 +118,11 @@ void summary_at_exit(void)
     observe_profile(&profile);
     struct verdict verdict;
     describe_program(&profile, &verdict);
+    if (profile.calls == 0 && profile.foreign_calls == 0 && shim_observing) {
+        /* A process that never reached CUDA (a shell or compiler a CUDA program started, preloaded too). */
+        log_debug("exit: no CUDA call was made");
+        to_log = false;
+    }
 
     if (to_log && !shim_observing) {
         log_always(LOG_INFO, "exit: mode off: nothing was counted");
