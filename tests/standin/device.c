@@ -52,3 +52,9 @@ cudaError_t cudaDeviceSynchronize(void)
 {
     API(device_synchronize());
 }
+
+/* cuCtxSynchronize. */
+cudaError_t standin_driver_device_sync(void)
+{
+    DRIVER_CALL(device_synchronize());
+}

@@ -13,15 +13,6 @@
 
 typedef int CUresult_standin; /* CUresult, without cuda.h next to the runtime's internal header */
 
-/* Body of a driver entry point: enter, evaluate call, leave without recording its error as the runtime's. */
-#define DRIVER_CALL(call)                                                     \
-    do {                                                                      \
-        cudaError_t driver_e_;                                                \
-        if (!api_enter(&driver_e_))                                           \
-            return driver_e_;                                                 \
-        return api_leave_quiet(call);                                         \
-    } while (0)
-
 /* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                                   cudaStream_t h, bool ptsz)

@@ -198,3 +198,29 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     API(event_elapsed(ms, start, end));
 }
+
+/* ------------------------------------------------------------ the driver's entries */
+
+/* cuEventCreate (CU_EVENT_* are cudaEvent*'s values). */
+cudaError_t standin_driver_event_create(cudaEvent_t *out, unsigned flags)
+{
+    DRIVER_CALL(event_create(out, flags));
+}
+
+/* cuEventDestroy_v2. */
+cudaError_t standin_driver_event_destroy(cudaEvent_t ev)
+{
+    DRIVER_CALL(event_destroy(ev));
+}
+
+/* cuEventRecord / cuEventRecordWithFlags. */
+cudaError_t standin_driver_event_record(cudaEvent_t ev, cudaStream_t h, unsigned flags, bool ptsz)
+{
+    DRIVER_CALL(event_record(ev, h, flags, ptsz));
+}
+
+/* cuEventQuery (query) / cuEventSynchronize. */
+cudaError_t standin_driver_event_wait(cudaEvent_t ev, bool query)
+{
+    DRIVER_CALL(event_wait_host(ev, query));
+}

@@ -942,3 +942,115 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 {
     API(exec_memset_set(hGraphExec, node, pNodeParams));
 }
+
+/* Exec memcpy SetParams with 3-D parameters: memory types may not change (as the 1-D form). */
+static cudaError_t exec_memcpy_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaMemcpy3DParms *p)
+{
+    struct enode *en = NULL;
+    CHECK(!p, cudaErrorInvalidValue);
+    TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en));
+    TRY(copy_params_check(p));
+    CHECK(mem_type_class(p->srcPtr.ptr) != en->src_class || mem_type_class(p->dstPtr.ptr) != en->dst_class,
+          cudaErrorInvalidValue);
+    en->w.u.copy.p = *p;
+    return cudaSuccess;
+}
+
+/* An empty node. */
+static cudaError_t add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n)
+{
+    struct work w = {.kind = W_NOP};
+    return add_node(out, g, deps, n, cudaGraphNodeTypeEmpty, &w);
+}
+
+/* ------------------------------------------------------------ the driver's entries: the same graphs */
+
+cudaError_t standin_driver_graph_create(cudaGraph_t *out, unsigned flags)
+{
+    DRIVER_CALL(graph_create(out, flags));
+}
+
+cudaError_t standin_driver_graph_destroy(cudaGraph_t g)
+{
+    DRIVER_CALL(graph_destroy(g));
+}
+
+cudaError_t standin_driver_add_kernel_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaKernelNodeParams *p)
+{
+    DRIVER_CALL(add_kernel_node(out, g, deps, n, p));
+}
+
+cudaError_t standin_driver_add_memcpy_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaMemcpy3DParms *p)
+{
+    DRIVER_CALL(add_memcpy_node(out, g, deps, n, p));
+}
+
+cudaError_t standin_driver_add_memset_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaMemsetParams *p)
+{
+    DRIVER_CALL(add_memset_node(out, g, deps, n, p));
+}
+
+cudaError_t standin_driver_add_host_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                         size_t n, const struct cudaHostNodeParams *p)
+{
+    DRIVER_CALL(add_host_node(out, g, deps, n, p));
+}
+
+cudaError_t standin_driver_add_event_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          size_t n, cudaEvent_t ev, bool record)
+{
+    DRIVER_CALL(add_event_node(out, g, deps, n, ev, record));
+}
+
+cudaError_t standin_driver_add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          size_t n)
+{
+    DRIVER_CALL(add_empty_node(out, g, deps, n));
+}
+
+cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type)
+{
+    DRIVER_CALL(node_type_of(node, type));
+}
+
+cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags)
+{
+    DRIVER_CALL(instantiate(out, g, flags));
+}
+
+cudaError_t standin_driver_exec_destroy(cudaGraphExec_t e)
+{
+    DRIVER_CALL(exec_destroy(e));
+}
+
+cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool ptsz)
+{
+    DRIVER_CALL(graph_launch(e, h, ptsz));
+}
+
+cudaError_t standin_driver_exec_kernel_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaKernelNodeParams *p)
+{
+    DRIVER_CALL(exec_kernel_set(e, node, p));
+}
+
+cudaError_t standin_driver_exec_memcpy_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaMemcpy3DParms *p)
+{
+    DRIVER_CALL(exec_memcpy_set(e, node, p));
+}
+
+cudaError_t standin_driver_exec_memset_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaMemsetParams *p)
+{
+    DRIVER_CALL(exec_memset_set(e, node, p));
+}
+
+cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                         const struct cudaHostNodeParams *p)
+{
+    DRIVER_CALL(exec_host_set(e, node, p));
+}

@@ -337,3 +337,60 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t
 {
     API(add_callback(stream, callback, userData, flags, true));
 }
+
+/* The twin registered under a name (kernel names are unique among the twins). */
+static cudaError_t kernel_by_name(const void **func, const char *name)
+{
+    CHECK(!func || !name, cudaErrorInvalidValue);
+    const void *found = NULL;
+    pthread_mutex_lock(&registry_lock);
+    for (struct kentry *e = kernels; e; e = e->hh.next)
+        if (e->k.name && strcmp(e->k.name, name) == 0) {
+            found = e->k.func;
+            break;
+        }
+    pthread_mutex_unlock(&registry_lock);
+    CHECK(!found, cudaErrorSymbolNotFound);
+    *func = found;
+    return cudaSuccess;
+}
+
+/* cudaGetFuncBySymbol: the cudaFunction_t of a kernel is its twin's address (as cudaKernel_t). */
+static cudaError_t func_by_symbol(cudaFunction_t *out, const void *symbol)
+{
+    CHECK(!out, cudaErrorInvalidValue);
+    CHECK(!symbol, cudaErrorInvalidDeviceFunction);
+    CHECK(!kernel_find(symbol), cudaErrorInvalidDeviceFunction);
+    *out = (cudaFunction_t)symbol;
+    return cudaSuccess;
+}
+
+/* cudaGetFuncBySymbol. */
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    API(func_by_symbol(functionPtr, symbolPtr));
+}
+
+/* Parameter layout through the driver. */
+cudaError_t standin_driver_param_info(const void *func, size_t index, size_t *offset, size_t *size)
+{
+    DRIVER_CALL(param_info(func, index, offset, size));
+}
+
+/* A twin's name through the driver. */
+cudaError_t standin_driver_func_name(const char **name, const void *func)
+{
+    DRIVER_CALL(func_name(name, func));
+}
+
+/* A twin by name through the driver (module lookups). */
+cudaError_t standin_driver_kernel_by_name(const void **func, const char *name)
+{
+    DRIVER_CALL(kernel_by_name(func, name));
+}
+
+/* A host function through the driver. */
+cudaError_t standin_driver_host_func(cudaStream_t h, void (*fn)(void *), void *user, bool ptsz)
+{
+    DRIVER_CALL(host_func(h, fn, user, ptsz));
+}

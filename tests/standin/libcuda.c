@@ -4,7 +4,9 @@
  * runtime stand-in's queues (standin_driver.h), so that driver work is
  * ordered against runtime work on the same streams as on a GPU. Here:
  * launches, stream synchronisation and cuGetProcAddress; the capture
- * queries are in libcuda_capture.c, allocations in libcuda_memory.c.
+ * queries are in libcuda_capture.c, allocations in libcuda_memory.c, copies,
+ * memsets, events, streams and the device in libcuda_work.c, kernels,
+ * modules and pointers in libcuda_module.c, graphs in libcuda_graph.c.
  *
  * A CUfunction is the address of a kernel twin (as cudaKernel_t is in the
  * runtime stand-in); CUstream handles are the runtime's. Every function is
@@ -28,15 +30,86 @@ CUresult CUDAAPI cuLaunchKernel_v99(CUfunction f, unsigned int gridDimX, unsigne
 CUresult CUDAAPI standin_private_get_proc_address(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                                                   CUdriverProcAddressQueryResult *symbolStatus);
 
-/* A launch on hStream (ptsz: NULL is the per-thread stream); extra is not supported. */
+/* The kernelParams form of `extra` (libcuda.h). */
+CUresult drv_extra_args(CUfunction f, void **extra, void **args)
+{
+    void *buf = NULL;
+    size_t *size = NULL;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = (size_t *)extra[i + 1];
+        else
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    unsigned n = 0;
+    size_t end = 0;
+    for (; n < STANDIN_MAX_PARAMS; n++) {
+        size_t off = 0, sz = 0;
+        cudaError_t e = standin_driver_param_info((const void *)f, n, &off, &sz);
+        if (e == cudaErrorInvalidValue)
+            break;
+        if (e != cudaSuccess)
+            return cu_result(e);
+        args[n] = buf ? (char *)buf + off : NULL;
+        end = off + sz;
+    }
+    if (n > 0 && (buf == NULL || size == NULL || *size < end))
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* A launch's arguments from kernelParams or extra (libcuda.h). */
+CUresult drv_launch_args(CUfunction f, void **kernelParams, void **extra, void **args, void ***out)
+{
+    *out = kernelParams;
+    if (extra == NULL)
+        return CUDA_SUCCESS;
+    if (kernelParams != NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = drv_extra_args(f, extra, args);
+    *out = args;
+    return r;
+}
+
+/* A launch on hStream (ptsz: NULL is the per-thread stream), arguments as kernelParams or extra. */
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shmem, CUstream hStream, void **kernelParams, void **extra, bool ptsz)
 {
-    if (extra != NULL)
-        return CUDA_ERROR_INVALID_VALUE;
+    void *args[STANDIN_MAX_PARAMS], **argv = NULL;
     dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
-    return cu_result(standin_driver_launch((const void *)f, grid, block, kernelParams, shmem, (cudaStream_t)hStream,
-                                       ptsz));
+    CUresult r = drv_launch_args(f, kernelParams, extra, args, &argv);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return cu_result(standin_driver_launch((const void *)f, grid, block, argv, shmem, (cudaStream_t)hStream,
+                                           ptsz));
+}
+
+/* cuLaunchKernelEx: CU_LAUNCH_ATTRIBUTE_PRIORITY and CLUSTER_DIMENSION are accepted and ignored, any other
+ * attribute is CUDA_ERROR_INVALID_VALUE (not modelled). */
+static CUresult launch_ex(const CUlaunchConfig *c, CUfunction f, void **kernelParams, void **extra, bool ptsz)
+{
+    if (c == NULL || (c->numAttrs > 0 && c->attrs == NULL))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_PRIORITY && c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            return CUDA_ERROR_INVALID_VALUE;
+    return launch(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
+                  c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz);
+}
+
+/* cuLaunchKernelEx. */
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    return launch_ex(config, f, kernelParams, extra, false);
+}
+
+/* cuLaunchKernelEx, per-thread default stream flavour. */
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                                       void **extra)
+{
+    return launch_ex(config, f, kernelParams, extra, true);
 }
 
 /* cuLaunchKernel. */
@@ -103,6 +176,83 @@ static const struct proc procs[] = {
     {"cuMemHostAlloc", 0, (void *)cuMemHostAlloc, (void *)cuMemHostAlloc},
     {"cuMemFreeHost", 0, (void *)cuMemFreeHost, (void *)cuMemFreeHost},
     {"cuMemHostGetDevicePointer", 0, (void *)cuMemHostGetDevicePointer_v2, (void *)cuMemHostGetDevicePointer_v2},
+    {"cuLaunchKernelEx", 0, (void *)cuLaunchKernelEx, (void *)cuLaunchKernelEx_ptsz},
+    {"cuMemcpyHtoDAsync", 0, (void *)cuMemcpyHtoDAsync_v2, (void *)cuMemcpyHtoDAsync_v2_ptsz},
+    {"cuMemcpyHtoD", 0, (void *)cuMemcpyHtoD_v2, (void *)cuMemcpyHtoD_v2_ptds},
+    {"cuMemcpyDtoHAsync", 0, (void *)cuMemcpyDtoHAsync_v2, (void *)cuMemcpyDtoHAsync_v2_ptsz},
+    {"cuMemcpyDtoH", 0, (void *)cuMemcpyDtoH_v2, (void *)cuMemcpyDtoH_v2_ptds},
+    {"cuMemcpyDtoDAsync", 0, (void *)cuMemcpyDtoDAsync_v2, (void *)cuMemcpyDtoDAsync_v2_ptsz},
+    {"cuMemcpyDtoD", 0, (void *)cuMemcpyDtoD_v2, (void *)cuMemcpyDtoD_v2_ptds},
+    {"cuMemcpyAsync", 0, (void *)cuMemcpyAsync, (void *)cuMemcpyAsync_ptsz},
+    {"cuMemcpy", 0, (void *)cuMemcpy, (void *)cuMemcpy_ptds},
+    {"cuMemsetD8Async", 0, (void *)cuMemsetD8Async, (void *)cuMemsetD8Async_ptsz},
+    {"cuMemsetD8", 0, (void *)cuMemsetD8_v2, (void *)cuMemsetD8_v2_ptds},
+    {"cuMemsetD2D8Async", 0, (void *)cuMemsetD2D8Async, (void *)cuMemsetD2D8Async_ptsz},
+    {"cuMemsetD16Async", 0, (void *)cuMemsetD16Async, (void *)cuMemsetD16Async_ptsz},
+    {"cuMemsetD16", 0, (void *)cuMemsetD16_v2, (void *)cuMemsetD16_v2_ptds},
+    {"cuMemsetD2D16Async", 0, (void *)cuMemsetD2D16Async, (void *)cuMemsetD2D16Async_ptsz},
+    {"cuMemsetD32Async", 0, (void *)cuMemsetD32Async, (void *)cuMemsetD32Async_ptsz},
+    {"cuMemsetD32", 0, (void *)cuMemsetD32_v2, (void *)cuMemsetD32_v2_ptds},
+    {"cuMemsetD2D32Async", 0, (void *)cuMemsetD2D32Async, (void *)cuMemsetD2D32Async_ptsz},
+    {"cuLaunchHostFunc", 0, (void *)cuLaunchHostFunc, (void *)cuLaunchHostFunc_ptsz},
+    {"cuEventRecord", 0, (void *)cuEventRecord, (void *)cuEventRecord_ptsz},
+    {"cuEventRecordWithFlags", 0, (void *)cuEventRecordWithFlags, (void *)cuEventRecordWithFlags_ptsz},
+    {"cuStreamWaitEvent", 0, (void *)cuStreamWaitEvent, (void *)cuStreamWaitEvent_ptsz},
+    {"cuEventSynchronize", 0, (void *)cuEventSynchronize, (void *)cuEventSynchronize},
+    {"cuEventQuery", 0, (void *)cuEventQuery, (void *)cuEventQuery},
+    {"cuStreamQuery", 0, (void *)cuStreamQuery, (void *)cuStreamQuery_ptsz},
+    {"cuCtxSynchronize", 0, (void *)cuCtxSynchronize, (void *)cuCtxSynchronize},
+    {"cuStreamCreate", 0, (void *)cuStreamCreate, (void *)cuStreamCreate},
+    {"cuStreamCreateWithPriority", 0, (void *)cuStreamCreateWithPriority, (void *)cuStreamCreateWithPriority},
+    {"cuStreamDestroy", 0, (void *)cuStreamDestroy_v2, (void *)cuStreamDestroy_v2},
+    {"cuStreamGetFlags", 0, (void *)cuStreamGetFlags, (void *)cuStreamGetFlags_ptsz},
+    {"cuStreamGetPriority", 0, (void *)cuStreamGetPriority, (void *)cuStreamGetPriority_ptsz},
+    {"cuStreamGetId", 0, (void *)cuStreamGetId, (void *)cuStreamGetId_ptsz},
+    {"cuStreamGetCtx", 0, (void *)cuStreamGetCtx, (void *)cuStreamGetCtx_ptsz},
+    {"cuEventCreate", 0, (void *)cuEventCreate, (void *)cuEventCreate},
+    {"cuEventDestroy", 0, (void *)cuEventDestroy_v2, (void *)cuEventDestroy_v2},
+    {"cuMemAllocHost", 0, (void *)cuMemAllocHost_v2, (void *)cuMemAllocHost_v2},
+    {"cuInit", 0, (void *)cuInit, (void *)cuInit},
+    {"cuDriverGetVersion", 0, (void *)cuDriverGetVersion, (void *)cuDriverGetVersion},
+    {"cuDeviceGet", 0, (void *)cuDeviceGet, (void *)cuDeviceGet},
+    {"cuDeviceGetCount", 0, (void *)cuDeviceGetCount, (void *)cuDeviceGetCount},
+    {"cuDeviceGetAttribute", 0, (void *)cuDeviceGetAttribute, (void *)cuDeviceGetAttribute},
+    {"cuCtxGetCurrent", 0, (void *)cuCtxGetCurrent, (void *)cuCtxGetCurrent},
+    {"cuCtxSetCurrent", 0, (void *)cuCtxSetCurrent, (void *)cuCtxSetCurrent},
+    {"cuCtxGetDevice", 0, (void *)cuCtxGetDevice, (void *)cuCtxGetDevice},
+    {"cuDevicePrimaryCtxRetain", 0, (void *)cuDevicePrimaryCtxRetain, (void *)cuDevicePrimaryCtxRetain},
+    {"cuDevicePrimaryCtxRelease", 11000, (void *)cuDevicePrimaryCtxRelease_v2, (void *)cuDevicePrimaryCtxRelease_v2},
+    {"cuDevicePrimaryCtxRelease", 0, (void *)cuDevicePrimaryCtxRelease, (void *)cuDevicePrimaryCtxRelease},
+    {"cuGetErrorName", 0, (void *)cuGetErrorName, (void *)cuGetErrorName},
+    {"cuGetErrorString", 0, (void *)cuGetErrorString, (void *)cuGetErrorString},
+    {"cuFuncGetParamInfo", 0, (void *)cuFuncGetParamInfo, (void *)cuFuncGetParamInfo},
+    {"cuKernelGetFunction", 0, (void *)cuKernelGetFunction, (void *)cuKernelGetFunction},
+    {"cuKernelGetParamInfo", 0, (void *)cuKernelGetParamInfo, (void *)cuKernelGetParamInfo},
+    {"cuFuncGetName", 0, (void *)cuFuncGetName, (void *)cuFuncGetName},
+    {"cuModuleLoad", 0, (void *)cuModuleLoad, (void *)cuModuleLoad},
+    {"cuModuleLoadData", 0, (void *)cuModuleLoadData, (void *)cuModuleLoadData},
+    {"cuModuleGetFunction", 0, (void *)cuModuleGetFunction, (void *)cuModuleGetFunction},
+    {"cuModuleUnload", 0, (void *)cuModuleUnload, (void *)cuModuleUnload},
+    {"cuPointerGetAttribute", 0, (void *)cuPointerGetAttribute, (void *)cuPointerGetAttribute},
+    {"cuPointerGetAttributes", 0, (void *)cuPointerGetAttributes, (void *)cuPointerGetAttributes},
+    {"cuGraphCreate", 0, (void *)cuGraphCreate, (void *)cuGraphCreate},
+    {"cuGraphDestroy", 0, (void *)cuGraphDestroy, (void *)cuGraphDestroy},
+    {"cuGraphAddKernelNode", 0, (void *)cuGraphAddKernelNode_v2, (void *)cuGraphAddKernelNode_v2},
+    {"cuGraphAddMemcpyNode", 0, (void *)cuGraphAddMemcpyNode, (void *)cuGraphAddMemcpyNode},
+    {"cuGraphAddMemsetNode", 0, (void *)cuGraphAddMemsetNode, (void *)cuGraphAddMemsetNode},
+    {"cuGraphAddHostNode", 0, (void *)cuGraphAddHostNode, (void *)cuGraphAddHostNode},
+    {"cuGraphAddEventRecordNode", 0, (void *)cuGraphAddEventRecordNode, (void *)cuGraphAddEventRecordNode},
+    {"cuGraphAddEventWaitNode", 0, (void *)cuGraphAddEventWaitNode, (void *)cuGraphAddEventWaitNode},
+    {"cuGraphAddEmptyNode", 0, (void *)cuGraphAddEmptyNode, (void *)cuGraphAddEmptyNode},
+    {"cuGraphInstantiateWithFlags", 0, (void *)cuGraphInstantiateWithFlags, (void *)cuGraphInstantiateWithFlags},
+    {"cuGraphExecDestroy", 0, (void *)cuGraphExecDestroy, (void *)cuGraphExecDestroy},
+    {"cuGraphInstantiate", 0, (void *)cuGraphInstantiateWithFlags, (void *)cuGraphInstantiateWithFlags},
+    {"cuGraphLaunch", 0, (void *)cuGraphLaunch, (void *)cuGraphLaunch_ptsz},
+    {"cuGraphExecKernelNodeSetParams", 0, (void *)cuGraphExecKernelNodeSetParams_v2, (void *)cuGraphExecKernelNodeSetParams_v2},
+    {"cuGraphExecMemcpyNodeSetParams", 0, (void *)cuGraphExecMemcpyNodeSetParams, (void *)cuGraphExecMemcpyNodeSetParams},
+    {"cuGraphExecMemsetNodeSetParams", 0, (void *)cuGraphExecMemsetNodeSetParams, (void *)cuGraphExecMemsetNodeSetParams},
+    {"cuGraphExecHostNodeSetParams", 0, (void *)cuGraphExecHostNodeSetParams, (void *)cuGraphExecHostNodeSetParams},
+    {"cuGraphKernelNodeSetAttribute", 0, (void *)cuGraphKernelNodeSetAttribute, (void *)cuGraphKernelNodeSetAttribute},
     {"cuGetProcAddress", 12000, (void *)cuGetProcAddress_v2, (void *)cuGetProcAddress_v2},
     {"cuGetProcAddress", 0, (void *)cuGetProcAddress, (void *)cuGetProcAddress},
 };

@@ -17,6 +17,7 @@
 #include <cuda.h>
 
 #include "standin_driver.h"
+#include "standin_kernel.h"
 
 /* The driver's result for a runtime stand-in error (the codes CUDA shares keep their values). */
 static inline CUresult cu_result(cudaError_t e)
@@ -35,6 +36,19 @@ static inline CUresult cu_result(cudaError_t e)
     case cudaErrorStreamCaptureInvalidated: return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     case cudaErrorStreamCaptureImplicit: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     case cudaErrorCapturedEvent: return CUDA_ERROR_CAPTURED_EVENT;
+    case cudaErrorStreamCaptureMerge: return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+    case cudaErrorStreamCaptureUnmatched: return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+    case cudaErrorStreamCaptureUnjoined: return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+    case cudaErrorStreamCaptureIsolation: return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+    case cudaErrorStreamCaptureWrongThread: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+    case cudaErrorGraphExecUpdateFailure: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    case cudaErrorNotReady: return CUDA_ERROR_NOT_READY;
+    case cudaErrorNotSupported: return CUDA_ERROR_NOT_SUPPORTED;
+    case cudaErrorSymbolNotFound: return CUDA_ERROR_NOT_FOUND;
+    case cudaErrorInvalidDevice: return CUDA_ERROR_INVALID_DEVICE;
+    /* The driver has no direction or pitch codes: its copies say "invalid argument". */
+    case cudaErrorInvalidMemcpyDirection: return CUDA_ERROR_INVALID_VALUE;
+    case cudaErrorInvalidPitchValue: return CUDA_ERROR_INVALID_VALUE;
     default: return CUDA_ERROR_UNKNOWN;
     }
 }
@@ -50,5 +64,15 @@ static inline CUdeviceptr dev_addr(const void *p)
 {
     return (CUdeviceptr)(uintptr_t)p;
 }
+
+/* The kernelParams form of a launch's `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
+ * CU_LAUNCH_PARAM_END; the buffer laid out as the kernel's parameters, cuFuncGetParamInfo's offsets): args
+ * (STANDIN_MAX_PARAMS entries) point into the buffer. CUDA_ERROR_INVALID_VALUE for another key, a missing
+ * pointer or size, or a size below the end of the last parameter (guessed: the real driver's check). */
+CUresult drv_extra_args(CUfunction f, void **extra, void **args);
+
+/* The arguments of a launch given kernelParams or extra (not both: CUDA_ERROR_INVALID_VALUE); *out is
+ * kernelParams itself, or args filled from extra. */
+CUresult drv_launch_args(CUfunction f, void **kernelParams, void **extra, void **args, void ***out);
 
 #endif

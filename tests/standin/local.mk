@@ -9,20 +9,24 @@
 ## against both; `make gpu-programs` builds their GPU versions (*.gpu).
 ## Nothing here is installed.
 
-check_LTLIBRARIES += tests/standin/libcudart_standin.la kernels/libkernels_cpu.la
+check_LTLIBRARIES += tests/standin/libstandin_runtime.la tests/standin/libcudart_standin.la kernels/libkernels_cpu.la
 
-tests_standin_libcudart_standin_la_SOURCES = \
+## The runtime stand-in's code, as a libtool convenience library (no -rpath): linked whole into
+## libcudart_standin.la, which exports its cuda* names, and into the "static runtime" driver
+## tests/standin/static/libcuda.la, which exports none of them.
+tests_standin_libstandin_runtime_la_SOURCES = \
 	tests/standin/standin.h tests/standin/standin_kernel.h \
 	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c tests/standin/host_cost.c \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
 	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
 	tests/standin/driver_entry.c tests/standin/standin_driver.h
-tests_standin_libcudart_standin_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_libstandin_runtime_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_libcudart_standin_la_SOURCES =
 ## -rpath makes libtool build a real shared library out of a check_ one.
 tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
-tests_standin_libcudart_standin_la_LIBADD = -ldl -lpthread
+tests_standin_libcudart_standin_la_LIBADD = tests/standin/libstandin_runtime.la -ldl -lpthread
 
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
@@ -292,8 +296,10 @@ EXTRA_DIST += tests/bench/held_back.sh
 ## stand-in's own addresses (what cuGetProcAddress hands out) are its own,
 ## not the preloaded shim's exports of the same names, as in NVIDIA's.
 check_LTLIBRARIES += tests/standin/driver/libcuda.la tests/standin/libfakeblas.la
-tests_standin_driver_libcuda_la_SOURCES = tests/standin/libcuda.c tests/standin/libcuda_capture.c \
-	tests/standin/libcuda_memory.c tests/standin/libcuda.h tests/standin/standin_driver.h
+STANDIN_DRIVER_SOURCES = tests/standin/libcuda.c tests/standin/libcuda_capture.c \
+	tests/standin/libcuda_memory.c tests/standin/libcuda_work.c tests/standin/libcuda_module.c \
+	tests/standin/libcuda_graph.c tests/standin/libcuda.h tests/standin/standin_driver.h
+tests_standin_driver_libcuda_la_SOURCES = $(STANDIN_DRIVER_SOURCES)
 tests_standin_driver_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_driver_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
 	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_private_)'
@@ -346,3 +352,34 @@ tests_scenarios_cg_library_LDADD = tests/standin/libfakecublas.la $(STANDIN_LINK
 tests_scenarios_cg_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/capture_library.sh
 EXTRA_DIST += tests/standin/capture_library.sh
+
+## The driver front door (docs/standin.md, "The static runtime"): a second stand-in libcuda.so.1 with the whole
+## runtime stand-in inside and none of its cuda* names exported, as a program built with nvcc's default
+## (static) runtime sees the driver: no libcudart.so is loaded, everything reaches libcuda.  Driver-only
+## scenarios linked against it (tests/scenarios/driver_loop, driver_mixed), one mixing the program's runtime
+## launches with a library's cuGetProcAddress-obtained cuLaunchKernel on the normal stand-ins
+## (tests/scenarios/mixed_door), tests/standin/static_check (no runtime visible) and tests/standin/driver_door.sh.
+check_LTLIBRARIES += tests/standin/static/libcuda.la
+tests_standin_static_libcuda_la_SOURCES = $(STANDIN_DRIVER_SOURCES)
+tests_standin_static_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_standin_static_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
+	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_)'
+tests_standin_static_libcuda_la_LIBADD = tests/standin/libstandin_runtime.la -ldl -lpthread
+STANDIN_STATIC_LINK_LIBS = kernels/libkernels_cpu.la tests/standin/static/libcuda.la
+STANDIN_DRIVER_SCENARIO_INCS = tests/scenarios/driver_scenario.h kernels/kernels.h
+check_PROGRAMS += tests/scenarios/driver_loop tests/scenarios/driver_mixed tests/scenarios/mixed_door \
+	tests/standin/static_check
+tests_scenarios_driver_loop_SOURCES = tests/scenarios/driver_loop.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_driver_loop_LDADD = $(STANDIN_STATIC_LINK_LIBS)
+tests_scenarios_driver_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_driver_mixed_SOURCES = tests/scenarios/driver_mixed.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_driver_mixed_LDADD = $(STANDIN_STATIC_LINK_LIBS)
+tests_scenarios_driver_mixed_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_mixed_door_SOURCES = tests/scenarios/mixed_door.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_mixed_door_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_mixed_door_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_standin_static_check_SOURCES = tests/standin/static_check.c tests/check.h
+tests_standin_static_check_LDADD = $(STANDIN_STATIC_LINK_LIBS) -ldl
+tests_standin_static_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/static_check tests/standin/driver_door.sh
+EXTRA_DIST += tests/standin/driver_door.sh

@@ -687,20 +687,22 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
 
 /* ------------------------------------------------------------ memsets */
 
-/* A 1-D or 2-D byte memset on a stream handle. */
-static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width, size_t height,
-                            cudaStream_t h, bool ptds, bool sync_api)
+/* A 1-D or 2-D memset of width elements of elem (1, 2 or 4) bytes per row on a stream handle. */
+static cudaError_t memset_elems(void *p, size_t pitch, unsigned value, unsigned elem, size_t width,
+                                size_t height, cudaStream_t h, bool ptds, bool sync_api)
 {
     struct stream *s = NULL;
     TRY(stream_get(h, ptds, &s));
+    CHECK(elem != 1 && elem != 2 && elem != 4, cudaErrorInvalidValue);
     if (width == 0 || height == 0)
         return cudaSuccess;
+    size_t row = width * elem;
     enum mem_kind k = mem_lookup(p, NULL, NULL);
-    if (!p || (height > 1 && pitch < width) || !device_accessible(k) ||
-        !range_fits(p, pitch * (height - 1) + width))
+    if (!p || (height > 1 && pitch < row) || !device_accessible(k) ||
+        !range_fits(p, pitch * (height - 1) + row) || ((uintptr_t)p % elem) != 0)
         return capture_fail(s, cudaErrorInvalidValue);
-    struct work w = {.kind = W_SET,
-                     .u.set = {p, height > 1 ? pitch : 0, (unsigned char)value, 1, width, height}};
+    unsigned v = elem == 1 ? (unsigned char)value : elem == 2 ? (uint16_t)value : value;
+    struct work w = {.kind = W_SET, .u.set = {p, height > 1 ? pitch : 0, v, elem, width, height}};
     if (s->cap) {
         if (sync_api)   /* a synchronous memset would wait for the capture */
             return capture_check_stream_sync(s);
@@ -712,6 +714,13 @@ static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width, size
     uint64_t op = 0;
     TRY(stream_submit(s, &w, &op));
     return wait ? sched_run_until(op) : cudaSuccess;
+}
+
+/* A 1-D or 2-D byte memset on a stream handle. */
+static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width, size_t height,
+                            cudaStream_t h, bool ptds, bool sync_api)
+{
+    return memset_elems(p, pitch, (unsigned char)value, 1, width, height, h, ptds, sync_api);
 }
 
 /* cudaMemset: asynchronous unless the target is pinned or managed. */
@@ -762,4 +771,36 @@ cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t
                                    size_t height, cudaStream_t stream)
 {
     API(memset2d(devPtr, pitch, value, width, height, stream, true, false));
+}
+
+/* ------------------------------------------------------------ the driver's entries */
+
+/* A 1-D copy through the driver (cuMemcpy*: the runtime's sync rules). */
+cudaError_t standin_driver_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                  cudaStream_t h, bool ptsz, bool sync)
+{
+    DRIVER_CALL(copy2d(dst, count, src, count, count, 1, kind, h, ptsz, sync));
+}
+
+/* A memset of 1, 2 or 4-byte elements through the driver (cuMemsetD8/16/32, D2D). */
+cudaError_t standin_driver_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
+                                  size_t height, cudaStream_t h, bool ptsz, bool sync)
+{
+    DRIVER_CALL(memset_elems(dst, pitch, value, elem, width, height, h, ptsz, sync));
+}
+
+/* The memory type of p, as cudaPointerGetAttributes gives it. */
+static cudaError_t memory_type(const void *p, enum cudaMemoryType *type)
+{
+    struct cudaPointerAttributes a;
+    CHECK(!type, cudaErrorInvalidValue);
+    TRY(pointer_attributes(&a, p));
+    *type = a.type;
+    return cudaSuccess;
+}
+
+/* The memory type of p through the driver (cuPointerGetAttribute). */
+cudaError_t standin_driver_memory_type(const void *p, enum cudaMemoryType *type)
+{
+    DRIVER_CALL(memory_type(p, type));
 }

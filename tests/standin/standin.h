@@ -55,6 +55,7 @@
 #include <uthash.h>
 
 #include "standin_kernel.h"
+#include "standin_driver.h"
 
 
 struct graph;
@@ -94,6 +95,16 @@ void set_in_host_function(bool on);
         if (!api_enter(&api_e_))                                              \
             return api_e_;                                                    \
         return api_leave(call);                                               \
+    } while (0)
+
+/* Body of a driver stand-in entry point (standin_driver_*): enter, evaluate call, leave without recording its
+ * error as the runtime's last error (driver errors are not the runtime's). */
+#define DRIVER_CALL(call)                                                     \
+    do {                                                                      \
+        cudaError_t driver_e_;                                                \
+        if (!api_enter(&driver_e_))                                           \
+            return driver_e_;                                                 \
+        return api_leave_quiet(call);                                         \
     } while (0)
 
 /* Fails the enclosing function with e when cond holds. */

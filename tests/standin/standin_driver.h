@@ -42,4 +42,88 @@ cudaError_t standin_driver_free_host(void *p);
 /* The device address of pinned host memory, as cudaHostGetDevicePointer. */
 cudaError_t standin_driver_host_device_pointer(void **dev, void *host, unsigned flags);
 
+/* ---- kernels (launch.c) */
+
+/* Offset and size of a kernel's parameter, as cudaFuncGetParamInfo (InvalidValue past the last one). */
+cudaError_t standin_driver_param_info(const void *func, size_t index, size_t *offset, size_t *size);
+
+/* The name a kernel twin was registered with, as cudaFuncGetName. */
+cudaError_t standin_driver_func_name(const char **name, const void *func);
+
+/* The twin registered under a name (cuModuleGetFunction); cudaErrorSymbolNotFound when none. */
+cudaError_t standin_driver_kernel_by_name(const void **func, const char *name);
+
+/* A host function on a stream, as cudaLaunchHostFunc. */
+cudaError_t standin_driver_host_func(cudaStream_t h, void (*fn)(void *), void *user, bool ptsz);
+
+/* ---- memory (memory.c) */
+
+/* A 1-D copy on a stream with the runtime's rules: sync as cudaMemcpy, else as cudaMemcpyAsync. */
+cudaError_t standin_driver_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                  cudaStream_t h, bool ptsz, bool sync);
+
+/* A 2-D memset of width elements of elem (1, 2 or 4) bytes on a stream; sync as cudaMemset, else async. */
+cudaError_t standin_driver_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
+                                  size_t height, cudaStream_t h, bool ptsz, bool sync);
+
+/* What the stand-in's memory table knows of p (cudaPointerGetAttributes' type: unregistered for pageable). */
+cudaError_t standin_driver_memory_type(const void *p, enum cudaMemoryType *type);
+
+/* ---- streams and events (streams.c, events.c, device.c) */
+
+/* cudaStreamCreateWithPriority's body. */
+cudaError_t standin_driver_stream_create(cudaStream_t *out, unsigned flags, int priority);
+/* cudaStreamDestroy's body. */
+cudaError_t standin_driver_stream_destroy(cudaStream_t h);
+/* cudaStreamQuery's body (the query rule). */
+cudaError_t standin_driver_stream_query(cudaStream_t h, bool ptsz);
+/* cudaStreamWaitEvent's body. */
+cudaError_t standin_driver_stream_wait_event(cudaStream_t h, cudaEvent_t ev, unsigned flags, bool ptsz);
+/* cudaStreamGetFlags / GetPriority / GetId bodies (outputs may be NULL but not all). */
+cudaError_t standin_driver_stream_facts(cudaStream_t h, bool ptsz, unsigned *flags, int *priority,
+                                        unsigned long long *id);
+/* cudaEventCreateWithFlags's body. */
+cudaError_t standin_driver_event_create(cudaEvent_t *out, unsigned flags);
+/* cudaEventDestroy's body. */
+cudaError_t standin_driver_event_destroy(cudaEvent_t ev);
+/* cudaEventRecordWithFlags's body. */
+cudaError_t standin_driver_event_record(cudaEvent_t ev, cudaStream_t h, unsigned flags, bool ptsz);
+/* cudaEventQuery (query) or cudaEventSynchronize's body. */
+cudaError_t standin_driver_event_wait(cudaEvent_t ev, bool query);
+/* cudaDeviceSynchronize's body. */
+cudaError_t standin_driver_device_sync(void);
+
+/* ---- graphs (graph.c): the runtime stand-in's own graphs */
+
+cudaError_t standin_driver_graph_create(cudaGraph_t *out, unsigned flags);
+cudaError_t standin_driver_graph_destroy(cudaGraph_t g);
+/* Kernel node; kernelParams only (the driver turns `extra` into kernelParams first). */
+cudaError_t standin_driver_add_kernel_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaKernelNodeParams *p);
+cudaError_t standin_driver_add_memcpy_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaMemcpy3DParms *p);
+cudaError_t standin_driver_add_memset_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaMemsetParams *p);
+cudaError_t standin_driver_add_host_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                         size_t n, const struct cudaHostNodeParams *p);
+/* Event record (record) or event wait node. */
+cudaError_t standin_driver_add_event_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          size_t n, cudaEvent_t ev, bool record);
+cudaError_t standin_driver_add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          size_t n);
+/* cudaGraphNodeGetType's body. */
+cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags);
+cudaError_t standin_driver_exec_destroy(cudaGraphExec_t e);
+cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool ptsz);
+cudaError_t standin_driver_exec_kernel_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaKernelNodeParams *p);
+/* Exec memcpy SetParams with 3-D parameters (memory types may not change, as the 1-D form). */
+cudaError_t standin_driver_exec_memcpy_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaMemcpy3DParms *p);
+cudaError_t standin_driver_exec_memset_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                           const struct cudaMemsetParams *p);
+cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node,
+                                         const struct cudaHostNodeParams *p);
+
 #endif

@@ -354,3 +354,49 @@ cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *strea
 {
     API(stream_get_id(hStream, streamId, true));
 }
+
+/* ------------------------------------------------------------ the driver's entries */
+
+/* cuStreamCreate / cuStreamCreateWithPriority (CU_STREAM_NON_BLOCKING is cudaStreamNonBlocking). */
+cudaError_t standin_driver_stream_create(cudaStream_t *out, unsigned flags, int priority)
+{
+    DRIVER_CALL(stream_create(out, flags, priority));
+}
+
+/* cuStreamDestroy_v2. */
+cudaError_t standin_driver_stream_destroy(cudaStream_t h)
+{
+    DRIVER_CALL(stream_destroy(h));
+}
+
+/* cuStreamQuery (the query rule). */
+cudaError_t standin_driver_stream_query(cudaStream_t h, bool ptsz)
+{
+    DRIVER_CALL(stream_query(h, ptsz));
+}
+
+/* cuStreamWaitEvent. */
+cudaError_t standin_driver_stream_wait_event(cudaStream_t h, cudaEvent_t ev, unsigned flags, bool ptsz)
+{
+    DRIVER_CALL(stream_wait_event(h, ev, flags, ptsz));
+}
+
+/* The facts asked for (NULL outputs are skipped; at least one must be given). */
+static cudaError_t stream_facts(cudaStream_t h, bool ptsz, unsigned *flags, int *priority, unsigned long long *id)
+{
+    CHECK(!flags && !priority && !id, cudaErrorInvalidValue);
+    if (flags)
+        TRY(stream_get_flags(h, flags, ptsz));
+    if (priority)
+        TRY(stream_get_priority(h, priority, ptsz));
+    if (id)
+        TRY(stream_get_id(h, id, ptsz));
+    return cudaSuccess;
+}
+
+/* cuStreamGetFlags / cuStreamGetPriority / cuStreamGetId. */
+cudaError_t standin_driver_stream_facts(cudaStream_t h, bool ptsz, unsigned *flags, int *priority,
+                                        unsigned long long *id)
+{
+    DRIVER_CALL(stream_facts(h, ptsz, flags, priority, id));
+}
