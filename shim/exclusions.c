@@ -7,6 +7,7 @@
 #include "exclusions.h"
 #include "call.h"
 #include "kernel_params.h"
+#include "record.h"
 #include "patterns.h"
 #include "shim.h"
 #include "stream_facts.h"
@@ -21,10 +22,10 @@ void exclusions_configure(void)
     (void)stream_filter_parse(shim_options.text[OPT_EXCLUDE_STREAMS], &excluded_streams, bad, sizeof bad);
 }
 
-/* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL (the region's calls were recorded: its kernels are known). */
-static const char *excluded_kernel(const void *func)
+/* The name of a kernel REPRISE_EXCLUDE_KERNELS names, or NULL; api is the function that launched it. */
+static const char *excluded_kernel(const void *func, enum hook_id api)
 {
-    const char *name = kernel_name_of(func);
+    const char *name = kernel_name_of(func, kernel_handle_of(api));
     return name && name_matches_any(name, shim_options.text[OPT_EXCLUDE_KERNELS]) ? name : NULL;
 }
 
@@ -63,7 +64,7 @@ bool region_excluded(const struct call_sig *sigs, unsigned count, char *why, siz
         const struct call_sig *sig = &sigs[i];
         const char *kernel;
         if (check_kernels && call_api_kind(sig->api) == CALL_LAUNCH &&
-            (kernel = excluded_kernel((const void *)(uintptr_t)sig->target)) != NULL) {
+            (kernel = excluded_kernel((const void *)(uintptr_t)sig->target, (enum hook_id)sig->api)) != NULL) {
             snprintf(why, why_len, "it launches %s, which REPRISE_EXCLUDE_KERNELS names", kernel);
             return true;
         }

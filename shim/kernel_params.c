@@ -120,9 +120,11 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
     return e->known ? &e->layout : NULL;
 }
 
-/* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS: only for a func kernel_params_of knows. */
-const char *kernel_name_of(const void *func)
+/* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
+const char *kernel_name_of(const void *func, enum kernel_handle how)
 {
+    if (kernel_params_of(func, how) == NULL)
+        return NULL;
     struct layout_entry *e;
     pthread_mutex_lock(&layouts_lock);
     HASH_FIND_PTR(layouts, &func, e);

@@ -29,8 +29,8 @@ struct kernel_params {
 /* The layout of func's parameters (named as `how` says), or NULL if libcuda cannot tell (too many, or an error). */
 const struct kernel_params *kernel_params_of(const void *func, enum kernel_handle how);
 
-/* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS: only for a func kernel_params_of knows. */
-const char *kernel_name_of(const void *func);
+/* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
+const char *kernel_name_of(const void *func, enum kernel_handle how);
 
 /* Frees the cache (at exit). */
 void kernel_params_clear(void);

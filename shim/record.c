@@ -138,7 +138,7 @@ static inline void copy_call(struct call *to, const struct call *from)
 }
 
 /* How a launch made through api names its kernel. */
-static enum kernel_handle kernel_handle_of(enum hook_id api)
+enum kernel_handle kernel_handle_of(enum hook_id api)
 {
     if (call_api_is_driver(api))
         return KERNEL_BY_DRIVER;

@@ -34,6 +34,9 @@ struct record_list {
     size_t arena_used, arena_capacity;
 };
 
+/* How a launch made through api names its kernel (a host stub, a cudaKernel_t, a driver handle). */
+enum kernel_handle kernel_handle_of(enum hook_id api);
+
 /* Empties the list, keeping its memory. */
 void record_reset(struct record_list *list);
 

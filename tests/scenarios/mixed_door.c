@@ -71,7 +71,7 @@ int main(void)
     float host = 0;
     k_fill_on(x, 1.0f, N, s);
     k_fill_on(y, 0.5f, N, s);
-    for (int it = 0; it < 40; it++) {
+    for (int it = 0; it < 80; it++) {
         k_axpy_on(0.25f + 0.125f * (float)(it % 3), x, y, N, s);
         lib_scale_on(y, 0.8125f, N, s);
         k_add_step_on(x, 0.0625f, it, N, s);

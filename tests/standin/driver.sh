@@ -3,9 +3,8 @@
 # cuBLAS does; tests/standin/fakeblas.c) between runtime launches on one
 # stream, the program syncing through the driver too
 # (tests/scenarios/driver_library).  Off, observe and auto print the same
-# for several seeds; auto replays the regions between the library's calls
-# and falls back, naming the call, when one comes in the middle of a
-# region; observe counts the foreign calls.  A version of cuLaunchKernel
+# for several seeds; auto graphs the library's launches with the program's
+# (the driver's front door); observe counts the foreign calls.  A version of cuLaunchKernel
 # the shim has no wrapper for stops graphs (same output).  Negative
 # control: a route to the driver the shim cannot see makes auto's output
 # differ, so the comparison can fail.  The same across threads
@@ -28,11 +27,11 @@ for seed in 1 2 3; do
             { fail "$mode (seed $seed): output differs from the run without the shim"; diff "$WORK/plain.out" "$WORK/$mode.$seed.out" | head -5 >&2; }
     done
 done
-# Auto: the library's launches run inside the regions (on a created stream): they take the robust path,
-# where the launches the shim does not hold back are captured with the rest, in order.
-expect_in "$WORK/auto.1.log" "driver-API work (a library's own launches) runs inside it: it takes the robust path"
-expect_in "$WORK/auto.1.log" "replayed on the robust path"
-expect_not_in "$WORK/auto.1.log" "replayed as a graph"
+# Auto: the library's launches come through the driver's front door: held back and graphed with the
+# program's runtime launches on the fast path, in order; nothing needs the robust path.
+expect_in "$WORK/auto.1.log" "replayed as a graph"
+expect_not_in "$WORK/auto.1.log" "takes the robust path"
+expect_not_in "$WORK/auto.1.log" "replayed on the robust path"
 expect_not_in "$WORK/auto.1.log" "not graphed: work may reach the GPU unseen"
 # Observe: 40 + 5 library launches, 20 syncs through the driver, none of the runtime's own driver calls.
 expect_in "$WORK/observe.1.log" "driver calls from outside the runtime: cuLaunchKernel 45, cuStreamSynchronize 20"
@@ -54,7 +53,7 @@ expect_in "$WORK/route.log" "driver calls from outside the runtime: cuLaunchKern
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info FAKEBLAS_ROUTE=runtime "$PROG" \
     > "$WORK/route.auto.out" 2> "$WORK/route.auto.log" || fail "runtime route under auto exited $?"
 cmp -s "$WORK/plain.out" "$WORK/route.auto.out" || fail "runtime route under auto: output differs"
-expect_in "$WORK/route.auto.log" "replayed on the robust path"
+expect_in "$WORK/route.auto.log" "replayed as a graph"
 
 # A cuLaunchKernel version the shim does not wrap: said once, only the robust path (which captures what it
 # cannot see), same results.
@@ -73,7 +72,7 @@ with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$PROG" > "$WORK/unseen.o
 ! cmp -s "$WORK/plain.out" "$WORK/unseen.out" ||
     fail "unseen launches did not change auto's output: this test could not catch a missed driver call"
 
-# Another thread's driver call on the legacy stream: the first thread's held-back launches go first.
+# Another thread's driver launch on the legacy stream: the first thread's held-back launches go first.
 # (The library finds the stand-in libcuda.so.1 on the search path, as cuBLAS finds the driver.)
 THREADS="$top_builddir/tests/scenarios/driver_threads"
 export LD_LIBRARY_PATH="$top_builddir/tests/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -84,7 +83,7 @@ for seed in 1 2 3; do
         > "$WORK/threads.$seed.out" 2> "$WORK/threads.$seed.log" || fail "driver_threads (seed $seed) exited $?"
     cmp -s "$WORK/threads.out" "$WORK/threads.$seed.out" || fail "driver_threads (seed $seed): output differs"
 done
-expect_in "$WORK/threads.1.log" "fell back after 3 of 3 calls (hidden_work: cuLaunchKernel)"
+expect_in "$WORK/threads.1.log" "fell back after 3 of 3 calls (other_thread: cuLaunchKernel)"
 with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$THREADS" > "$WORK/threads.unseen.out" 2> /dev/null ||
     fail "driver_threads, unseen route, exited $?"
 ! cmp -s "$WORK/threads.out" "$WORK/threads.unseen.out" ||

@@ -22,7 +22,9 @@ tests_standin_libstandin_runtime_la_SOURCES = \
 	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
 	tests/standin/driver_entry.c tests/standin/standin_driver.h
 tests_standin_libstandin_runtime_la_CPPFLAGS = $(CUDA_CPPFLAGS)
-tests_standin_libcudart_standin_la_SOURCES =
+tests_standin_libcudart_standin_la_SOURCES = tests/standin/loads_driver.c
+tests_standin_libcudart_standin_la_CPPFLAGS = \
+	-DSTANDIN_DRIVER_PATH='"$(abs_top_builddir)/tests/standin/driver/.libs/libcuda.so.1"'
 ## -rpath makes libtool build a real shared library out of a check_ one.
 tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
