@@ -77,6 +77,8 @@ static bool query_layout(struct kernel_params *layout, CUfunction f)
 static void resolve(struct layout_entry *e, enum kernel_handle how)
 {
     const void *func = e->layout.func;
+    if (DEVICE_CALL(cuCtxGetCurrent, &e->layout.context) != CUDA_SUCCESS)
+        e->layout.context = NULL;
     CUfunction f = NULL;
     switch (how) {
     case KERNEL_BY_STUB:

@@ -19,7 +19,8 @@ enum kernel_handle {
 /* What a graph's kernel node needs of a kernel: the function, and where each parameter lies in its block. */
 struct kernel_params {
     const void *func;                 /* the handle the launch named */
-    CUfunction function;              /* what a kernel node runs, in the current context */
+    CUfunction function;              /* what a kernel node runs, in context */
+    CUcontext context;                /* current when the function was found: a graph elsewhere cannot use it */
     unsigned count;
     uint32_t total;                   /* bytes of the packed block */
     uint32_t offset[KERNEL_PARAMS_MAX];

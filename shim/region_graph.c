@@ -268,6 +268,18 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
             err = private_event(&g->staging_free);
     }
 
+    /* A kernel's function belongs to the context it was found in (the first that launched it). */
+    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++)
+        if (list->calls[i].call.kind == CALL_LAUNCH && list->calls[i].layout->context != g->context) {
+            say_why(why, why_len, "it launches a kernel in a second context (another device), where the shim "
+                                  "graphs nothing yet");
+            *unsupported = true;
+            region_graph_destroy(g);
+            free(o.extra);
+            free(o.extra_stream);
+            free(deps);
+            return NULL;
+        }
     for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++) {
         const struct recorded *r = &list->calls[i];
         unsigned si = (unsigned)stream_index(g, r->call.stream);
@@ -414,7 +426,15 @@ static int patch_node(struct region_graph *g, struct graph_node *gn, const struc
 int region_graph_launch(struct region_graph *g, const struct record_list *list, cudaError_t *error)
 {
     int patched = 0;
-    CUresult err = CUDA_SUCCESS;
+    /* The same calls in another context (the legacy stream after cudaSetDevice) are not this graph's work. */
+    CUcontext now = NULL;
+    CUresult err = DEVICE_CALL(cuCtxGetCurrent, &now);
+    if (err == CUDA_SUCCESS && now != g->context)
+        err = CUDA_ERROR_INVALID_CONTEXT;
+    if (err != CUDA_SUCCESS) {
+        *error = (cudaError_t)err;
+        return -1;
+    }
     for (unsigned i = 0; i < g->count && err == CUDA_SUCCESS; i++) {
         /* The common case, a kernel node whose parameters did not change, costs no call. */
         if (g->nodes[i].kind == CALL_LAUNCH && !args_differ(&g->nodes[i], list, &list->calls[i]))
