@@ -21,6 +21,8 @@ struct call {
     dim3 grid, block;
     void **args;
     void **extra;               /* cuLaunchKernel's packed form (CU_LAUNCH_PARAM_BUFFER_POINTER), when args is NULL */
+    const void *attrs;          /* cuLaunchKernelEx's CUlaunchAttribute array, each one a kernel node keeps */
+    unsigned num_attrs;         /* 0 for every other launch */
     size_t shared_mem;
     /* COPY and SET */
     void *dst;
@@ -74,7 +76,7 @@ const char *call_api_name(enum hook_id api);
 /* The fields each kind fills, from the parameter names hooks.def gives its functions. */
 #define CALL_FIELDS_LAUNCH(c)                                                                               \
     ((c).func = (const void *)func, (c).grid = gridDim, (c).block = blockDim, (c).args = args,                \
-     (c).shared_mem = sharedMem, (c).extra = NULL)
+     (c).shared_mem = sharedMem, (c).extra = NULL, (c).num_attrs = 0)
 #define CALL_FIELDS_COPY(c) ((c).dst = dst, (c).src = src, (c).bytes = count, (c).copy_kind = kind)
 #define CALL_FIELDS_SET(c) ((c).dst = devPtr, (c).value = value, (c).bytes = count, (c).element_size = 1)
 #define CALL_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData)

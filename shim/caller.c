@@ -15,7 +15,7 @@ struct text_range caller_ranges[CALLER_RANGES];
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct load_counters scanned = LOAD_COUNTERS_NEVER; /* the readings before the last scan, under scan_lock */
-static atomic_uint scanned_generation; /* real_found_generation + 1 at a scan that found libcuda and the shim */
+atomic_uint caller_scanned_generation; /* real_found_generation + 1 at a scan that found libcuda and the shim */
 
 /* One object to find: the one holding address `inside`; its text goes to `range`. */
 struct wanted {
@@ -80,12 +80,12 @@ bool caller_rescan(uintptr_t addr)
      * before any of its driver calls, and not for every foreign call.
      */
     unsigned generation = atomic_load_explicit(&real_found_generation, memory_order_acquire);
-    if (atomic_load_explicit(&scanned_generation, memory_order_acquire) == generation + 1)
+    if (atomic_load_explicit(&caller_scanned_generation, memory_order_acquire) == generation + 1)
         return caller_in_ranges(addr);
     struct load_counters now;
     load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);
-    if (load_counters_changed(&scanned, &now) || atomic_load(&scanned_generation) != generation + 1) {
+    if (load_counters_changed(&scanned, &now) || atomic_load(&caller_scanned_generation) != generation + 1) {
         struct scan scan = {0};
         scan.wanted[CALLER_RUNTIME].inside = (uintptr_t)real_function(HOOK_ID_cudaGetLastError);
         scan.wanted[CALLER_DRIVER].inside = (uintptr_t)driver_real_address();
@@ -100,7 +100,7 @@ bool caller_rescan(uintptr_t addr)
         scanned = now;
         /* The runtime's range cannot appear before its functions are found (generation + 1: 0 is "never"). */
         if (atomic_load(&caller_ranges[CALLER_DRIVER].hi) && atomic_load(&caller_ranges[CALLER_SHIM].hi))
-            atomic_store_explicit(&scanned_generation, generation + 1, memory_order_release);
+            atomic_store_explicit(&caller_scanned_generation, generation + 1, memory_order_release);
     }
     pthread_mutex_unlock(&scan_lock);
     return caller_in_ranges(addr);

@@ -29,11 +29,25 @@ static inline bool caller_in_ranges(uintptr_t a)
     return false;
 }
 
-/* Whether a return address lies in the interposed libcudart, libcuda or the shim: a few compares. */
+/* real_found_generation + 1 when the ranges were last looked up (caller.c): nothing new to find since. */
+extern atomic_uint caller_scanned_generation;
+extern atomic_uint real_found_generation;
+
+/*
+ * Whether a return address lies in the interposed libcudart, libcuda or the
+ * shim: a few compares.  Without a dynamic runtime (a static one in the
+ * program) the ranges stay incomplete, and a generation compare says that
+ * nothing could have changed since the last look.
+ */
 static inline bool caller_is_runtime(const void *return_address)
 {
     uintptr_t a = (uintptr_t)return_address;
-    return caller_in_ranges(a) || caller_rescan(a);
+    if (caller_in_ranges(a))
+        return true;
+    if (atomic_load_explicit(&caller_scanned_generation, memory_order_acquire) ==
+        atomic_load_explicit(&real_found_generation, memory_order_relaxed) + 1)
+        return false;
+    return caller_rescan(a);
 }
 
 #endif

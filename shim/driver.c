@@ -53,6 +53,42 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
     return CUDA_SUCCESS;
 }
 
+#define LAUNCH_ATTRS_MAX 8
+
+/*
+ * Whether a graph's kernel node keeps every one of a cuLaunchKernelEx's
+ * attributes as the launch asks (those "valid for graph nodes" in cuda.h,
+ * set on the node when it is made).  A cooperative launch, programmatic
+ * dependent launch, a completion event and the rest are not: such a launch
+ * is foreign work (a boundary), and the log says which attribute, once.
+ */
+static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
+{
+    static atomic_bool told[32];
+    if (count > LAUNCH_ATTRS_MAX || (count && attrs == NULL))
+        return false;
+    for (unsigned i = 0; i < count; i++) {
+        switch (attrs[i].id) {
+        case CU_LAUNCH_ATTRIBUTE_IGNORE:
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+            continue;
+        default:
+            if ((unsigned)attrs[i].id < 32 && !atomic_exchange(&told[attrs[i].id], true))
+                log_info("cuLaunchKernelEx with launch attribute %d, which a graph's kernel node does not keep as a "
+                         "launch: such launches are not held back, and each ends a region",
+                         (int)attrs[i].id);
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
@@ -124,13 +160,14 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
 #define DRIVER_FIELDS_LAUNCH(c)                                                                           \
     ((c).func = (const void *)f, (c).grid = (dim3){gridDimX, gridDimY, gridDimZ},                         \
      (c).block = (dim3){blockDimX, blockDimY, blockDimZ}, (c).shared_mem = sharedMemBytes,                \
-     (c).args = kernelParams, (c).extra = extra, true)
-/* Launch attributes are kept by no node yet: such a launch is foreign work. */
+     (c).args = kernelParams, (c).extra = extra, (c).num_attrs = 0, true)
+/* Launch attributes a kernel node keeps travel with the launch; any other makes it foreign work. */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
-    (config != NULL && config->numAttrs == 0 &&                                                           \
+    (config != NULL && launch_attrs_kept(config->attrs, config->numAttrs) &&                              \
      ((c).func = (const void *)f, (c).grid = (dim3){config->gridDimX, config->gridDimY, config->gridDimZ}, \
       (c).block = (dim3){config->blockDimX, config->blockDimY, config->blockDimZ},                        \
-      (c).shared_mem = config->sharedMemBytes, (c).args = kernelParams, (c).extra = extra, true))
+      (c).shared_mem = config->sharedMemBytes, (c).args = kernelParams, (c).extra = extra,                \
+      (c).attrs = config->attrs, (c).num_attrs = config->numAttrs, true))
 #define DRIVER_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData, true)
 #define DRIVER_FIELDS_COPY_(c, to, from, count, how)                                                      \
     ((c).dst = (void *)(uintptr_t)(to), (c).src = (const void *)(uintptr_t)(from), (c).bytes = (count),   \

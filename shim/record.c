@@ -68,6 +68,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
         sig->grid[0] = call->grid.x, sig->grid[1] = call->grid.y, sig->grid[2] = call->grid.z;
         sig->block[0] = call->block.x, sig->block[1] = call->block.y, sig->block[2] = call->block.z;
         sig->shared_mem = (uint32_t)call->shared_mem;
+        sig->flags = call->num_attrs ? launch_attrs_hash(call) : 0;
         break;
     case CALL_COPY:
         sig->bytes = call->bytes;
@@ -94,6 +95,20 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
     }
 }
 
+/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and value (FNV-1a). */
+uint32_t launch_attrs_hash(const struct call *launch)
+{
+    const CUlaunchAttribute *attrs = launch->attrs;
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i < launch->num_attrs; i++) {
+        const unsigned char *bytes = (const unsigned char *)&attrs[i].value;
+        h = (h ^ (uint32_t)attrs[i].id) * 16777619u;
+        for (size_t k = 0; k < sizeof attrs[i].value; k++)
+            h = (h ^ bytes[k]) * 16777619u;
+    }
+    return h ? h : 1;
+}
+
 /* Copies the fields of a call that its kind fills (shim/call.h): the whole struct is three times larger. */
 static inline void copy_call(struct call *to, const struct call *from)
 {
@@ -106,6 +121,7 @@ static inline void copy_call(struct call *to, const struct call *from)
         to->grid = from->grid;
         to->block = from->block;
         to->shared_mem = from->shared_mem;
+        to->num_attrs = from->num_attrs;
         break;
     case CALL_COPY:
         to->dst = from->dst;
@@ -183,6 +199,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
     r->layout = NULL;
     r->staged = false;
     r->arena_offset = 0;
+    r->num_attrs = 0;
     if (call->kind == CALL_LAUNCH) {
         const struct kernel_params *layout = previous_layout && previous_layout->func == call->func
                                                  ? previous_layout
@@ -204,6 +221,17 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;
+        if (call->num_attrs) {
+            /* After the parameters: a kernel node is given them when it is made, a forwarded launch too. */
+            size_t size = sizeof(CUlaunchAttribute) * call->num_attrs;
+            long at = arena_take(list, size);
+            if (at < 0)
+                return false;
+            memcpy(list->arena + at, call->attrs, size);
+            r->num_attrs = (uint16_t)call->num_attrs;
+            r->attrs_offset = (uint32_t)at;
+        }
+        r->call.attrs = NULL;
     } else if (call->kind == CALL_COPY && src_memory == MEMORY_PAGEABLE) {
         /* The program may reuse pageable memory as soon as the call returns. */
         long offset = arena_take(list, call->bytes);
@@ -252,7 +280,9 @@ static CUresult forward_driver(const struct record_list *list, const struct reco
         record_kernel_argv(list, r, argv);
         CUlaunchConfig config = {.gridDimX = c->grid.x, .gridDimY = c->grid.y, .gridDimZ = c->grid.z,
                                  .blockDimX = c->block.x, .blockDimY = c->block.y, .blockDimZ = c->block.z,
-                                 .sharedMemBytes = (unsigned)c->shared_mem, .hStream = stream};
+                                 .sharedMemBytes = (unsigned)c->shared_mem, .hStream = stream,
+                                 .attrs = r->num_attrs ? (CUlaunchAttribute *)(list->arena + r->attrs_offset) : NULL,
+                                 .numAttrs = r->num_attrs};
         return ((__typeof__(cuLaunchKernelEx) *)real)(&config, (CUfunction)c->func, argv, NULL);
     }
     case DRIVER_ID_cuMemcpyAsync:

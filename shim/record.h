@@ -24,6 +24,8 @@ struct recorded {
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
+    uint16_t num_attrs;                 /* LAUNCH: its launch attributes, kept in the arena at attrs_offset */
+    uint32_t attrs_offset;
 };
 
 /* A growing list of recorded calls and the bytes they own; reused, so steady state allocates nothing. */
@@ -70,7 +72,8 @@ static inline bool record_append(struct record_list *list, const struct call *ca
     struct recorded *r = &list->calls[list->count];
     size_t offset = align16(list->arena_used);
     if (call->kind != CALL_LAUNCH || list->count == list->capacity || r->layout == NULL ||
-        r->layout->func != call->func || call->args == NULL || offset + r->layout->total > list->arena_capacity)
+        r->layout->func != call->func || call->args == NULL || call->num_attrs != 0 ||
+        offset + r->layout->total > list->arena_capacity)
         return record_append_any(list, call, src_memory);
     const struct kernel_params *layout = r->layout;
     record_copy_params(list->arena + offset, layout, call->args);
@@ -85,6 +88,7 @@ static inline bool record_append(struct record_list *list, const struct call *ca
     r->call.args = NULL;
     r->arena_offset = (uint32_t)offset;
     r->staged = false;
+    r->num_attrs = 0;
     list->count++;
     return true;
 }
@@ -125,6 +129,9 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 
 /* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
+/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and value. */
+uint32_t launch_attrs_hash(const struct call *launch);
+
 /* Whether a launch's signature is sig: sig_equal(call_signature(launch), sig) without building one. */
 static inline bool launch_matches(const struct call *launch, const struct call_sig *sig)
 {
@@ -133,7 +140,8 @@ static inline bool launch_matches(const struct call *launch, const struct call_s
            sig->target == (uint64_t)(uintptr_t)launch->func && sig->grid[0] == launch->grid.x &&
            sig->grid[1] == launch->grid.y && sig->grid[2] == launch->grid.z && sig->block[0] == launch->block.x &&
            sig->block[1] == launch->block.y && sig->block[2] == launch->block.z &&
-           sig->shared_mem == (uint32_t)launch->shared_mem;
+           sig->shared_mem == (uint32_t)launch->shared_mem &&
+           sig->flags == (launch->num_attrs ? launch_attrs_hash(launch) : 0);
 }
 
 #endif

@@ -117,7 +117,13 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         if (gn->args == NULL)
             return CUDA_ERROR_OUT_OF_MEMORY;
         memcpy(gn->args, record_bytes(list, r), gn->args_size);
-        return DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
+        CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
+        /* Its launch attributes (cuLaunchKernelEx's, each one a kernel node keeps): part of its signature. */
+        const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
+        for (unsigned k = 0; err == CUDA_SUCCESS && k < r->num_attrs; k++)
+            if (attrs[k].id != CU_LAUNCH_ATTRIBUTE_IGNORE)
+                err = DEVICE_CALL(cuGraphKernelNodeSetAttribute, gn->node, attrs[k].id, &attrs[k].value);
+        return err;
     }
     case CALL_COPY:
         gn->dst = c->dst;

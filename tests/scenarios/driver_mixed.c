@@ -2,7 +2,7 @@
  * driver_mixed: driver_loop's shape with everything else a driver-only
  * program does between two synchronisations: launches in the `extra` form
  * (a packed parameter buffer laid out with cuFuncGetParamInfo, as Triton
- * and CuPy launch), memsets of 8 and 32-bit elements, an H2D copy from
+ * and CuPy launch) and through cuLaunchKernelEx with launch attributes, memsets of 8 and 32-bit elements, an H2D copy from
  * PAGEABLE memory that the program overwrites right after the call (the
  * driver takes the bytes at call time), a host function, and a second
  * stream ordered by events both ways (record on one, wait on the other).
@@ -104,7 +104,13 @@ int main(void)
         CU(cuEventRecord(ready, s));
         CU(cuStreamWaitEvent(s2, ready, 0));
         void *comb2[] = {&y, &x, &w, &n};
-        launch(f_combine, N, comb2, s2);
+        /* Through cuLaunchKernelEx, with attributes a graph's kernel node keeps (a priority, a 1x1x1 cluster). */
+        CUlaunchAttribute attrs[2] = {{.id = CU_LAUNCH_ATTRIBUTE_PRIORITY}, {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION}};
+        attrs[0].value.priority = 0;
+        attrs[1].value.clusterDim.x = attrs[1].value.clusterDim.y = attrs[1].value.clusterDim.z = 1;
+        CUlaunchConfig config = {.gridDimX = (unsigned)dscen_blocks(N), .gridDimY = 1, .gridDimZ = 1, .blockDimX = 256,
+                                 .blockDimY = 1, .blockDimZ = 1, .hStream = s2, .attrs = attrs, .numAttrs = 2};
+        CU(cuLaunchKernelEx(&config, f_combine, comb2, NULL));
         CUdeviceptr sum1 = sums + sizeof(float);
         void *red2[] = {&w, &sum1, &n};
         CU(cuLaunchKernel(f_reduce, 1, 1, 1, REDUCE_THREADS, 1, 1, 0, s2, red2, NULL));
