@@ -3,8 +3,9 @@
  * program does between two synchronisations: launches in the `extra` form
  * (a packed parameter buffer laid out with cuFuncGetParamInfo, as Triton
  * and CuPy launch) and through cuLaunchKernelEx with launch attributes,
- * memsets of 8 and 32-bit elements, an H2D copy from PAGEABLE memory that the program overwrites right after the call (the
- * driver takes the bytes at call time), a host function, and a second
+ * memsets of 8 and 32-bit elements, an H2D copy from PAGEABLE memory that
+ * the program overwrites right after the call (the driver takes the bytes
+ * at call time), a host function, and a second
  * stream ordered by events both ways (record on one, wait on the other).
  * 40 iterations; prints both streams' sums every iteration.
  *
