@@ -1,8 +1,8 @@
 /* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
 #include "config.h"
 
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine_internal.h"
 #include "errors.h"
@@ -98,7 +98,9 @@ static void cut_if_period_done(struct tracker *t)
  * Forwards a matched call into the robust path's capture.  If the runtime
  * refuses it there, the capture may be lost: the calls before it run (from
  * the capture or one by one), and the call is made again as the program
- * made it, whose result is the one the program gets.
+ * made it, whose result is the one the program gets.  It stays beside
+ * hold_or_record, its one caller, rather than in engine_robust.c: inlined
+ * there, a captured call costs no call more.
  */
 static void recapture_call(struct tracker *t, cudaError_t *result)
 {
