@@ -9,34 +9,10 @@
 
 #include "dlsym.h"
 #include "driver.h"
-
-typedef void *(*dlsym_fn)(void *, const char *);
+#include "real_dlsym.h"
 
 /* The shim's own dlsym, by an address no other object's dlsym can take the place of. */
 extern __typeof__(dlsym) shim_dlsym __attribute__((alias("dlsym"), visibility("hidden"), copy(dlsym)));
-
-static _Atomic(dlsym_fn) real_dlsym_fn;
-
-/* Finds glibc's dlsym without calling dlsym (ours would answer): by version, newest first. */
-static dlsym_fn find_real_dlsym(void)
-{
-    dlsym_fn fn = atomic_load_explicit(&real_dlsym_fn, memory_order_acquire);
-    if (__builtin_expect(fn != NULL, 1))
-        return fn;
-    static const char *const versions[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", "GLIBC_2.0"};
-    for (unsigned i = 0; fn == NULL && i < sizeof versions / sizeof *versions; i++)
-        fn = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", versions[i]);
-    if (fn)
-        atomic_store_explicit(&real_dlsym_fn, fn, memory_order_release);
-    return fn;
-}
-
-/* glibc's own dlsym (NULL only if it cannot be found, which glibc rules out). */
-void *real_dlsym(void *handle, const char *name)
-{
-    dlsym_fn fn = find_real_dlsym();
-    return fn ? fn(handle, name) : NULL;
-}
 
 /* Whether programs' dlsym calls reach the shim's: no object before it in the global scope defines dlsym. */
 bool dlsym_interposed(char *who, unsigned who_len)
@@ -60,7 +36,7 @@ bool dlsym_interposed(char *who, unsigned who_len)
  */
 __attribute__((optimize("O2", "optimize-sibling-calls"))) void *dlsym(void *handle, const char *name)
 {
-    dlsym_fn fn = find_real_dlsym();
+    dlsym_fn fn = real_dlsym_function();
     if (__builtin_expect(fn == NULL, 0))
         return NULL;
     if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') /* cuX..., not cuda or cublas */

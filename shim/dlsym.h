@@ -4,9 +4,6 @@
 
 #include <stdbool.h>
 
-/* glibc's own dlsym (NULL only if it cannot be found, which glibc rules out). */
-void *real_dlsym(void *handle, const char *name);
-
 /* Whether programs' dlsym calls reach the shim's: no object before it in the global scope defines dlsym. */
 bool dlsym_interposed(char *who, unsigned who_len);
 

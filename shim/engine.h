@@ -3,6 +3,7 @@
 #define REPRISE_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "call.h"
 #include "driver_api.h"
@@ -10,6 +11,13 @@
 
 /* Reads the engine's options; called once at init when the mode is auto. */
 void engine_configure(void);
+
+/*
+ * How the engine asks the front doors whether work may reach the GPU
+ * unseen (probe says why in who): set by init.c before the first call, so
+ * that the engine needs nothing of the doors.  Until then it assumes so.
+ */
+void engine_set_unseen_work_probe(bool (*probe)(char *who, size_t who_len));
 
 /*
  * Sees a call before it reaches the runtime.  Returns true if the engine
@@ -56,26 +64,6 @@ void engine_foreign_done(void);
  * stream).  False for the shim's own queries.
  */
 bool engine_hides_capture(cudaStream_t stream);
-
-/* What a watchdog round found. */
-enum watchdog_round {
-    ROUND_IDLE, /* no thread holds work back */
-    ROUND_HELD, /* some thread does (what waited too long was submitted) */
-    ROUND_STOP, /* the engine has shut down: the watchdog ends */
-};
-
-/* Marks the calling thread as the watchdog's: its CUDA calls are the shim's own, never a program thread's. */
-void engine_watchdog_thread(void);
-
-/*
- * One round of the watchdog: work that a thread held back at the last
- * round too, with no call added to it since, is submitted in order (the
- * region falls back with deferral_timeout).
- */
-enum watchdog_round engine_watchdog_round(void);
-
-/* Whether any thread holds work back now. */
-bool engine_holds_work(void);
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
 cudaError_t engine_last_error(bool take);

@@ -1,7 +1,6 @@
 /* Driver calls from outside the interposed runtime: counted in observe mode, boundaries in auto mode. */
 #include "config.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 #include "engine.h"
@@ -9,8 +8,6 @@
 #include "hooks.h"
 #include "observe.h"
 #include "shim.h"
-
-static atomic_ullong counts[DRIVER_COUNT];
 
 /* Why a replay that a foreign boundary call cuts short falls back, from the function's name. */
 static enum fallback_reason boundary_reason_of(const char *name)
@@ -49,8 +46,7 @@ static enum call_kind kind_of(enum driver_id id)
 /* Counts a foreign call of driver function id that the engine takes as a node call. */
 void foreign_count(enum driver_id id, const void *stream)
 {
-    atomic_fetch_add_explicit(&counts[id], 1, memory_order_relaxed);
-    observe_driver_call(kind_of(id), (cudaStream_t)stream);
+    observe_driver_call(id, kind_of(id), (cudaStream_t)stream);
 }
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
@@ -64,20 +60,4 @@ bool foreign_call(enum driver_id id, const void *stream)
     return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
                                kind == DRIVER_KIND_CAPTURABLE, boundary_reason_of(driver_table[id].name));
-}
-
-
-/* How many foreign calls of driver function id were seen. */
-unsigned long long foreign_calls(enum driver_id id)
-{
-    return atomic_load_explicit(&counts[id], memory_order_relaxed);
-}
-
-/* Every foreign call seen, all functions together. */
-unsigned long long foreign_calls_total(void)
-{
-    unsigned long long total = 0;
-    for (int id = 0; id < DRIVER_COUNT; id++)
-        total += foreign_calls(id);
-    return total;
 }

@@ -16,10 +16,4 @@ bool foreign_call(enum driver_id id, const void *stream);
 /* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
 void foreign_count(enum driver_id id, const void *stream);
 
-/* How many foreign calls of driver function id were seen. */
-unsigned long long foreign_calls(enum driver_id id);
-
-/* Every foreign call seen, all functions together. */
-unsigned long long foreign_calls_total(void);
-
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "hidden_work.h"
 #include "log.h"
 #include "shim.h"
 #include "summary.h"
@@ -14,11 +15,7 @@
 
 extern char **environ;
 
-struct options shim_options;
 atomic_bool shim_ready;
-bool shim_observing;
-bool shim_counting;
-bool shim_auto;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 /* Set while this thread initialises: a hooked call made during init (from a
@@ -65,8 +62,10 @@ static void shim_init(void)
     /* Counting costs an atomic add or two a call: in auto mode, only when someone will read the counts. */
     shim_counting = shim_options.num[OPT_MODE] == MODE_OBSERVE ||
                     (shim_auto && (shim_options.num[OPT_STATS] || shim_options.text[OPT_TRACE][0]));
-    if (shim_auto)
+    if (shim_auto) {
+        engine_set_unseen_work_probe(hidden_work_possible);
         engine_configure();
+    }
     initialising = false;
     atomic_store_explicit(&shim_ready, true, memory_order_release);
     errno = saved_errno;

@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "dlsym.h"
 #include "libcuda.h"
+#include "real_dlsym.h"
 
 void *_Atomic libcuda_wrapped[DRIVER_COUNT];
 void *_Atomic libcuda_device[DEVICE_FN_COUNT];

@@ -118,3 +118,12 @@ void log_setup(enum log_level threshold, const char *path_template)
     }
     log_set_fd(fd);
 }
+
+/* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */
+void log_append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n)
+{
+    if (n == 0 || *used >= len)
+        return;
+    int w = snprintf(line + *used, len - *used, "%s%s %llu", *used ? ", " : "", name, n);
+    *used += w > 0 ? (size_t)w : 0;
+}

@@ -31,6 +31,9 @@ size_t log_format_line(char *buf, size_t len, long pid, unsigned thread, enum lo
 /* A small number for the calling thread: 1 for the first thread that logs. */
 unsigned log_thread_number(void);
 
+/* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */
+void log_append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n);
+
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_WARN, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)

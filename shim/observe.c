@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <uthash.h>
 
-#include "foreign.h"
 #include "observe.h"
+
+/* Driver calls from outside the runtime, per function (foreign.c counts them here): all threads together. */
+static atomic_ullong driver_calls[DRIVER_COUNT];
 
 /* One stream's counters in one thread's table. */
 struct stream_stats {
@@ -208,12 +210,28 @@ void observe_call(enum hook_id id, cudaStream_t stream)
     count_activity(c, hook_table[id].kind, stream);
 }
 
-/* Counts what a driver call from outside the runtime does (kind), on stream: its own count is foreign.c's. */
-void observe_driver_call(enum call_kind kind, cudaStream_t stream)
+/* Counts one call of driver function id from outside the runtime, and what it does (kind), on stream. */
+void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream)
 {
+    atomic_fetch_add_explicit(&driver_calls[id], 1, memory_order_relaxed);
     struct thread_counts *c = counts_self();
     if (c != NULL)
         count_activity(c, kind, stream);
+}
+
+/* How many calls of driver function id from outside the runtime were seen. */
+unsigned long long observe_driver_calls(enum driver_id id)
+{
+    return atomic_load_explicit(&driver_calls[id], memory_order_relaxed);
+}
+
+/* Every driver call from outside the runtime seen, all functions together. */
+static unsigned long long driver_calls_total(void)
+{
+    unsigned long long total = 0;
+    for (int id = 0; id < DRIVER_COUNT; id++)
+        total += observe_driver_calls(id);
+    return total;
 }
 
 /* How many times hook id was called, by every thread. */
@@ -271,6 +289,6 @@ void observe_profile(struct program_profile *profile)
     for (int id = 0; id < HOOK_COUNT; id++)
         profile->calls += observe_hook_calls(id);
     profile->allocs_after_first_launch = atomic_load(&allocs_after_first_launch);
-    profile->foreign_calls = foreign_calls_total();
+    profile->foreign_calls = driver_calls_total();
     observe_each_stream(add_to_profile, profile);
 }

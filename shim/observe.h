@@ -3,14 +3,18 @@
 #define REPRISE_OBSERVE_H
 
 #include "activity.h"
+#include "driver_table.h"
 #include "hooks.h"
 #include "verdict.h"
 
 /* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
 void observe_call(enum hook_id id, cudaStream_t stream);
 
-/* Counts what a driver call from outside the runtime does (kind), on stream: its own count is foreign.c's. */
-void observe_driver_call(enum call_kind kind, cudaStream_t stream);
+/* Counts one call of driver function id from outside the runtime, and what it does (kind), on stream. */
+void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream);
+
+/* How many calls of driver function id from outside the runtime were seen. */
+unsigned long long observe_driver_calls(enum driver_id id);
 
 /* How many times hook id was called. */
 unsigned long long observe_hook_calls(enum hook_id id);

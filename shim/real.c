@@ -6,6 +6,7 @@
 
 #include "log.h"
 #include "real.h"
+#include "real_dlsym.h"
 
 void *_Atomic real_functions[HOOK_COUNT];
 atomic_uint real_found_generation;
@@ -17,7 +18,7 @@ static const char *const runtime_sonames[] = {"libcudart.so.13", "libcudart.so.1
 /* Looks up a function of the program's CUDA runtime by name (NULL if it has none). */
 void *real_lookup(const char *name)
 {
-    void *fn = dlsym(RTLD_NEXT, name);
+    void *fn = real_dlsym(RTLD_NEXT, name);
     /* A runtime that a library loaded with RTLD_LOCAL (Python extension
        modules are) is not in the global scope RTLD_NEXT searches; its calls
        still reach us because preloaded symbols come first, so look it up by
@@ -25,7 +26,7 @@ void *real_lookup(const char *name)
     for (unsigned i = 0; fn == NULL && i < sizeof runtime_sonames / sizeof *runtime_sonames; i++) {
         void *handle = dlopen(runtime_sonames[i], RTLD_LAZY | RTLD_NOLOAD);
         if (handle) {
-            fn = dlsym(handle, name);
+            fn = real_dlsym(handle, name);
             dlclose(handle);
         }
     }

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdatomic.h>
 
+#include "real_dlsym.h"
 #include "runtime.h"
 
 static const char *const runtime_names[RT_COUNT] = {
@@ -26,12 +27,12 @@ void *runtime_function(enum runtime_id id)
     if (anchor && dladdr(anchor, &info) && info.dli_fname) {
         void *handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
         if (handle) {
-            fn = dlsym(handle, runtime_names[id]);
+            fn = real_dlsym(handle, runtime_names[id]);
             dlclose(handle);
         }
     }
     if (fn == NULL)
-        fn = dlsym(RTLD_NEXT, runtime_names[id]);
+        fn = real_dlsym(RTLD_NEXT, runtime_names[id]);
     (void)dlerror();
     if (fn)
         atomic_store_explicit(&runtime_functions[id], fn, memory_order_release);

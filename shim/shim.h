@@ -1,4 +1,8 @@
-/* The shim's global state: configuration and initialisation. */
+/*
+ * The shim's global state: configuration (shim.c) and initialisation
+ * (init.c).  shim_init_slow is the one call that runs up the layers: every
+ * front door starts the initialisation, which init.c, above them all, does.
+ */
 #ifndef REPRISE_SHIM_H
 #define REPRISE_SHIM_H
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "engine.h"
-#include "foreign.h"
 #include "log.h"
 #include "observe.h"
 #include "shim.h"
@@ -95,15 +94,6 @@ static void trace_stream(cudaStream_t stream, const struct activity_counts *coun
     text_add(t, "}");
 }
 
-/* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */
-void summary_append_count(char *line, size_t len, size_t *used, const char *name, unsigned long long n)
-{
-    if (n == 0 || *used >= len)
-        return;
-    int w = snprintf(line + *used, len - *used, "%s%s %llu", *used ? ", " : "", name, n);
-    *used += w > 0 ? (size_t)w : 0;
-}
-
 /* Logs the summary (observe mode or REPRISE_STATS) and writes the exit event to the trace. */
 void summary_at_exit(void)
 {
@@ -133,13 +123,13 @@ void summary_at_exit(void)
         size_t used = 0;
         line[0] = '\0';
         for (int id = 0; id < HOOK_COUNT; id++)
-            summary_append_count(line, sizeof line, &used, hook_table[id].name, observe_hook_calls(id));
+            log_append_count(line, sizeof line, &used, hook_table[id].name, observe_hook_calls(id));
         if (used)
             log_always(LOG_INFO, "calls: %s", line);
         used = 0;
         line[0] = '\0';
         for (int id = 0; id < DRIVER_COUNT; id++)
-            summary_append_count(line, sizeof line, &used, driver_table[id].name, foreign_calls(id));
+            log_append_count(line, sizeof line, &used, driver_table[id].name, observe_driver_calls(id));
         if (used)
             log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
         for (unsigned i = 0; i < verdict.count; i++)
@@ -158,7 +148,7 @@ void summary_at_exit(void)
     text_add(&t, "},\"foreign_calls\":{");
     first = true;
     for (int id = 0; id < DRIVER_COUNT; id++)
-        text_add_count(&t, &first, driver_table[id].name, foreign_calls(id));
+        text_add_count(&t, &first, driver_table[id].name, observe_driver_calls(id));
     text_add(&t, "},\"streams\":[");
     if (t.buf)
         observe_each_stream(trace_stream, &t);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
 #include "log.h"
 #include "shim.h"
 #include "watchdog.h"
@@ -28,12 +27,13 @@ static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic enum watchdog_state state;
 static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sleep_cond = PTHREAD_COND_INITIALIZER;
+static const struct watchdog_client *_Atomic client; /* set before the thread starts */
 
 /* Sleeps until work is held back again (watchdog_wake), unless some already is. */
 static void sleep_until_held(void)
 {
     atomic_store(&watchdog_asleep, true);
-    if (engine_holds_work()) {
+    if (client->holds_work()) {
         atomic_store(&watchdog_asleep, false);
         return;
     }
@@ -46,12 +46,12 @@ static void sleep_until_held(void)
 /*
  * The watchdog's thread: a round every half bound.  Work held back at two
  * rounds in a row with nothing added between them has waited at least half
- * the bound and at most the whole of it; engine_watchdog_round submits it.
+ * the bound and at most the whole of it; the client's round submits it.
  */
 static void *watchdog_main(void *arg)
 {
     (void)arg;
-    engine_watchdog_thread();
+    client->thread_start();
     long half_bound_ns = shim_options.num[OPT_DEFERRAL_TIMEOUT_US] * 500L;
     struct timespec period = {half_bound_ns / 1000000000L, half_bound_ns % 1000000000L};
     unsigned idle = 0;
@@ -59,7 +59,7 @@ static void *watchdog_main(void *arg)
         struct timespec left = period;
         while (nanosleep(&left, &left) != 0 && errno == EINTR)
             ;
-        enum watchdog_round round = engine_watchdog_round();
+        enum watchdog_round round = client->round();
         if (round == ROUND_STOP)
             return NULL;
         if (round == ROUND_HELD) {
@@ -115,8 +115,8 @@ static enum watchdog_state start(void)
     return RUNNING;
 }
 
-/* Starts the watchdog if it is not running (once per process, again after a fork); false if it cannot run. */
-bool watchdog_ensure(void)
+/* Starts the watchdog for c if it is not running (once per process, again after a fork); false if it cannot run. */
+bool watchdog_ensure(const struct watchdog_client *c)
 {
     enum watchdog_state now = atomic_load_explicit(&state, memory_order_acquire);
     if (__builtin_expect(now != NOT_STARTED, 1))
@@ -124,6 +124,7 @@ bool watchdog_ensure(void)
     pthread_mutex_lock(&start_lock);
     now = atomic_load(&state);
     if (now == NOT_STARTED) {
+        atomic_store(&client, c);
         now = start();
         atomic_store_explicit(&state, now, memory_order_release);
     }

@@ -68,6 +68,7 @@ TESTS += \
 	tests/init.sh \
 	tests/linkage.sh \
 	tests/options_doc.sh \
-	tests/auto_scenarios.sh
+	tests/auto_scenarios.sh \
+	tests/layers.sh
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
-	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh
+	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt

@@ -1,0 +1,305 @@
+/* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+#include "errors.h"
+#include "libcuda.h"
+#include "shim.h"
+
+/* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
+#define STAGING_MAX (16u << 20)
+
+/* Adds item to a small set; false if it was not there and the set is full. */
+static bool add_unique(const void **set, unsigned *count, unsigned capacity, const void *item)
+{
+    for (unsigned i = 0; i < *count; i++)
+        if (set[i] == item)
+            return true;
+    if (*count == capacity)
+        return false;
+    set[(*count)++] = item;
+    return true;
+}
+
+/* Notes the stream and event a held-back call uses. */
+static void note_held(struct tracker *t, const struct call *c)
+{
+    /* Most held-back calls are on the stream of the call before them. */
+    bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
+    unsigned stream_capacity = sizeof t->held_streams / sizeof *t->held_streams;
+    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, stream_capacity, c->stream))
+        t->held_everything = true;
+    if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
+        !add_unique(t->held_events, &t->held_event_count, sizeof t->held_events / sizeof *t->held_events, c->event))
+        t->held_everything = true;
+}
+
+/* Where the memory behind a host-side pointer lives (libcuda does not know pageable memory). */
+static enum host_memory memory_of(const void *ptr)
+{
+    CUmemorytype type = 0;
+    if (DEVICE_CALL(cuPointerGetAttribute, &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr) !=
+        CUDA_SUCCESS)
+        return MEMORY_PAGEABLE;
+    return type == CU_MEMORYTYPE_HOST ? MEMORY_PINNED : MEMORY_DEVICE;
+}
+
+/* Makes room for n observed signatures; false (and overflow) if it cannot. */
+static bool observed_reserve(struct tracker *t, unsigned n)
+{
+    while (n > t->observed_capacity) {
+        unsigned capacity = t->observed_capacity ? t->observed_capacity * 2 : 256;
+        if (capacity > engine_policy.max_calls + 1)
+            capacity = engine_policy.max_calls + 1;
+        struct call_sig *grown =
+            capacity > t->observed_capacity ? realloc(t->observed, sizeof *grown * capacity) : NULL;
+        if (grown == NULL) {
+            t->overflow = true;
+            return false;
+        }
+        t->observed = grown;
+        t->observed_capacity = capacity;
+    }
+    return true;
+}
+
+/* Writes out the signatures counted while they matched the followed region. */
+void materialize_observed(struct tracker *t)
+{
+    if (t->observed_stored == t->observed_count || t->region == NULL)
+        return;
+    if (observed_reserve(t, t->observed_count))
+        memcpy(t->observed + t->observed_stored, t->region->sigs + t->observed_stored,
+               sizeof *t->observed * (t->observed_count - t->observed_stored));
+    t->observed_stored = t->observed_count;
+}
+
+/* Appends a signature to the sequence being observed. */
+static void observe_sig(struct tracker *t, const struct call_sig *sig)
+{
+    materialize_observed(t);
+    if (t->overflow || !observed_reserve(t, t->observed_count + 1))
+        return;
+    t->observed[t->observed_count++] = *sig;
+    t->observed_stored = t->observed_count;
+}
+
+/* In a sync-free loop, ends the sequence once it holds a whole cut. */
+static void cut_if_period_done(struct tracker *t)
+{
+    if (t->period && t->observed_count >= t->period)
+        end_sequence(t, false, FALLBACK_MISMATCH, "sync-free loop");
+}
+
+/*
+ * Forwards a matched call into the robust path's capture.  If the runtime
+ * refuses it there, the capture may be lost: the calls before it run (from
+ * the capture or one by one), and the call is made again as the program
+ * made it, whose result is the one the program gets.  It stays beside
+ * hold_or_record, its one caller, rather than in engine_robust.c: inlined
+ * there, a captured call costs no call more.
+ */
+static void recapture_call(struct tracker *t, cudaError_t *result)
+{
+    struct saved_error saved;
+    errors_save(&saved);
+    const struct recorded *last = &t->records.calls[t->records.count - 1];
+    cudaError_t err = capture_forward(&t->capture, &t->records, last);
+    errors_restore(&saved);
+    if (err == cudaSuccess)
+        return;
+    struct recorded failed = *last;
+    t->records.count--;
+    fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(err));
+    *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
+}
+
+/* Whether the thread can switch to following other without changing what it does with the calls so far. */
+static bool follows_same_path(const struct tracker *t, const struct region *other)
+{
+    if (t->mode == FOLLOW_RECAPTURE)
+        return other->graph ? other->robust : other->state == REGION_WANTED;
+    if (other->graph && other->robust)
+        return false;
+    return (t->mode == FOLLOW_REPLAY) == (other->state == REGION_GRAPHED);
+}
+
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory);
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
+
+/* A call that can be a graph node: hold it back, record it, or let it pass. */
+static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
+{
+    enum host_memory src_memory = MEMORY_DEVICE, dst_memory = MEMORY_DEVICE;
+    if (c->kind == CALL_COPY && c->copy_kind != cudaMemcpyDeviceToDevice) {
+        dst_memory = c->copy_kind == cudaMemcpyHostToDevice ? MEMORY_DEVICE : memory_of(c->dst);
+        /* A copy into pageable memory returns only once done: the program may read it at once. */
+        if (dst_memory == MEMORY_PAGEABLE) {
+            end_sequence_before(t, c);
+            return false;
+        }
+        src_memory = c->copy_kind == cudaMemcpyDeviceToHost ? MEMORY_DEVICE : memory_of(c->src);
+        if (src_memory == MEMORY_PAGEABLE && c->bytes > STAGING_MAX) {
+            end_sequence_before(t, c);
+            return false;
+        }
+    } else if (c->kind == CALL_SET) {
+        dst_memory = memory_of(c->dst); /* a memset node cannot move between device and host memory either */
+    }
+    unsigned position = t->observed_count;
+    struct region *r = t->region;
+    /* The common case, a launch that is the region's next call, is compared in place: no signature is built. */
+    if (position > 0 && t->mode != FOLLOW_NONE && position < r->length && c->kind == CALL_LAUNCH &&
+        launch_matches(c, &r->sigs[position]))
+        t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
+    else if (!follow_signature(t, c, src_memory, dst_memory)) {
+        cut_if_period_done(t); /* in a sync-free loop, a call that is not followed still counts towards the cut */
+        return false;
+    }
+    bool held = hold_or_record(t, c, src_memory, result);
+    cut_if_period_done(t);
+    return held;
+}
+
+/* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
+static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
+                             enum host_memory dst_memory)
+{
+    struct call_sig sig;
+    call_signature(c, src_memory, dst_memory, &sig);
+    unsigned position = t->observed_count;
+    if (position == 0)
+        start_sequence(t, &sig, c->stream);
+    struct region *r = t->region;
+    bool matches = t->mode != FOLLOW_NONE && position < r->length && sig_equal(&r->sigs[position], &sig);
+    if (matches) {
+        t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
+    } else {
+        observe_sig(t, &sig);
+        if (t->overflow && t->period == 0)
+            look_for_period(t, &sig);
+        if (t->mode == FOLLOW_NONE)
+            return false;
+        if (!t->overflow) {
+            /* Another known region may begin with the same calls. */
+            struct region *other = regions_candidate(&t->table, t->observed, position + 1);
+            if (other && follows_same_path(t, other)) {
+                t->region = r = other;
+                matches = true;
+            }
+        }
+    }
+    if (!matches) {
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
+            fall_back(t, FALLBACK_MISMATCH, call_api_name(c->api));
+        t->mode = FOLLOW_NONE;
+        if (t->period) {
+            /* The loop changed its pattern: find its period anew. */
+            t->period = 0;
+            period_reset(t->periods);
+        }
+        return false;
+    }
+    return true;
+}
+
+/* Keeps a call that matched the followed region: held back (true, with *result) or recorded and passed on. */
+static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result)
+{
+    const char *why;
+    if (t->mode == FOLLOW_RECAPTURE &&
+        !capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
+        fall_back(t, FALLBACK_UNSUPPORTED, why);
+        return false;
+    }
+    if (!record_append(&t->records, c, src_memory)) {
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
+            fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
+        t->mode = FOLLOW_NONE;
+        return false;
+    }
+    if (t->mode == FOLLOW_RECORD)
+        return false;
+    if (!t->pending) {
+        set_pending(t, true); /* the region's first held-back call: the rest skip the call */
+        /* Where its work goes if another thread (or the watchdog) must submit it. */
+        if (DEVICE_CALL(cuCtxGetCurrent, &t->context) != CUDA_SUCCESS)
+            t->context = NULL;
+    }
+    note_held(t, c);
+    note_progress(t);
+    *result = cudaSuccess;
+    if (t->mode == FOLLOW_RECAPTURE)
+        recapture_call(t, result);
+    return true;
+}
+
+/* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
+static bool answer_capture_query(const struct call *c, cudaError_t *result)
+{
+    if (c->status_out == NULL)
+        return false; /* let the runtime report the bad argument */
+    if (!engine_hides_capture(c->stream))
+        return false;
+    *c->status_out = cudaStreamCaptureStatusNone;
+    *result = cudaSuccess;
+    return true;
+}
+
+/* Sees a call before it reaches the runtime; true if held back, with *result for the program. */
+bool engine_call(const struct call *c, cudaError_t *result)
+{
+    struct tracker *t = tracker_self();
+    if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return false;
+    if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO)
+        return answer_capture_query(c, result);
+    in_engine = true;
+    if (__builtin_expect(others_hold_work(t), 0))
+        submit_other_threads(t, interacts, c, FALLBACK_THREAD, call_api_name(c->api));
+    bool taken = false;
+    tracker_lock(t);
+    if (__builtin_expect(atomic_load_explicit(&t->moved_pending, memory_order_relaxed), 0))
+        rejoin_moved_work(t);
+    if (__builtin_expect(t->trial.ended != NULL, 0))
+        trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
+    switch (c->kind) {
+    case CALL_LAUNCH:
+    case CALL_COPY:
+    case CALL_SET:
+    case CALL_HOST_FUNC:
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT:
+        if (atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
+            taken = follow_node_call(t, c, result);
+            break;
+        }
+        end_sequence_before(t, c); /* the program captures: stay out of its way */
+        break;
+    case CALL_EVENT_CREATE:
+    case CALL_STREAM_CREATE:
+    case CALL_CAPTURE_QUERY:
+    case CALL_CAPTURE_STATUS:
+    case CALL_CAPTURE_INFO:
+    case CALL_ERROR_CHECK:
+        break; /* no effect on ordering */
+    case CALL_CAPTURE: {
+        bool begins = c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
+                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph ||
+                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
+        end_sequence_before(t, c);
+        note_program_capture(begins ? 1 : -1);
+        break;
+    }
+    default:
+        end_sequence_before(t, c);
+        break;
+    }
+    tracker_unlock(t);
+    in_engine = false;
+    return taken;
+}

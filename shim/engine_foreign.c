@@ -1,0 +1,91 @@
+/* Driver calls the runtime did not make: taken into the thread's region, or a boundary for all held-back work. */
+#include "config.h"
+
+#include "engine_internal.h"
+
+/* A driver call that can be a graph node, from someone other than the runtime: engine_call, unless the shim made it. */
+bool engine_driver_call(const struct call *c, cudaError_t *result)
+{
+    if (in_engine)
+        return false; /* the shim's own work through a runtime not recognised as the caller */
+    return engine_call(c, result);
+}
+
+/*
+ * Takes a capturable foreign call on a created stream into this thread's
+ * sequence; false if it must be a boundary instead (other threads hold work
+ * back).  In a robust-path capture it is captured, in the program's order
+ * (a stream new to the capture joins it first).  Otherwise nothing of this
+ * thread is held back once it returns, and the sequence is marked: its
+ * region needs the robust path.
+ */
+static bool inside_region(struct tracker *me, cudaStream_t stream, const char *name)
+{
+    if (others_hold_work(me))
+        return false;
+    tracker_lock(me);
+    bool taken = true;
+    if (me->mode == FOLLOW_RECAPTURE) {
+        taken = capture_join(&me->capture, stream) == cudaSuccess;
+        if (taken) {
+            /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
+            atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);
+            note_progress(me);
+        } else {
+            fall_back(me, FALLBACK_HIDDEN_WORK, name);
+        }
+    } else {
+        if (me->mode == FOLLOW_REPLAY) {
+            /* Held back, it would be overtaken: submit it, and take the robust path from now on. */
+            me->region->needs_robust = true;
+            fall_back(me, FALLBACK_HIDDEN_WORK, name);
+        } else if (me->mode == FOLLOW_RECORD) {
+            me->mode = FOLLOW_NONE; /* the record lacks this call: no fast-path graph from it */
+        }
+        me->foreign_in_sequence = true;
+    }
+    tracker_unlock(me);
+    return taken;
+}
+
+/* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
+bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable,
+                         enum fallback_reason reason)
+{
+    if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
+        return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
+    in_engine = true;
+    struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
+    if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
+        tracker_lock(me);
+        if (atomic_load_explicit(&me->moved_pending, memory_order_relaxed))
+            rejoin_moved_work(me);
+        tracker_unlock(me);
+    }
+    if (me && capturable && captures == 0 && capture_stream_eligible(stream) && inside_region(me, stream, name)) {
+        in_engine = false;
+        return atomic_load_explicit(&me->forwarding, memory_order_relaxed);
+    }
+    /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
+    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    if (others_hold_work(me))
+        submit_other_threads(me, interacts, &foreign, FALLBACK_HIDDEN_WORK, name);
+    note_program_capture(captures);
+    if (me == NULL) {
+        in_engine = false;
+        return false;
+    }
+    /* The sequence ends here, before the call. */
+    tracker_lock(me);
+    end_sequence(me, true, reason, name);
+    tracker_unlock(me);
+    in_engine = false;
+    return false;
+}
+
+/* After a foreign call taken into this thread's capture has been forwarded. */
+void engine_foreign_done(void)
+{
+    if (self)
+        atomic_store_explicit(&self->forwarding, false, memory_order_relaxed);
+}

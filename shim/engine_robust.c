@@ -1,0 +1,150 @@
+/* The robust path: a region's calls forwarded into a capture of its streams, and the capture ended, updated and launched. */
+#include "config.h"
+
+#include "engine_internal.h"
+#include "hooks.h"
+#include "log.h"
+#include "real.h"
+#include "shim.h"
+#include "trace.h"
+
+/* Ends this thread's robust-path capture and runs what it holds (see capture_finish); nothing is pending after. */
+static enum capture_outcome end_capture(struct tracker *t, struct region_capture **rc, bool keep, cudaError_t *error)
+{
+    enum capture_outcome outcome = capture_finish(&t->capture, rc, keep, &t->records, error);
+    atomic_fetch_sub(&shim_captures, 1);
+    set_pending(t, false);
+    return outcome;
+}
+
+/* Ends a robust-path capture early: runs what it holds once, in order (logged if the capture was lost). */
+void release_capture(struct tracker *t)
+{
+    struct region_capture *none = NULL;
+    cudaError_t error;
+    enum capture_outcome outcome = end_capture(t, &none, false, &error);
+    if (outcome == CAPTURE_RESUBMITTED) {
+        char who[256];
+        if (unseen_work_possible(who, sizeof who))
+            log_warn("a capture of the robust path was lost (%s): the %u calls the shim saw were submitted one by "
+                     "one; work that %s submitted into that capture did not run",
+                     cudaGetErrorName(error), t->records.count, who);
+        else
+            log_info("a capture of the robust path was lost (%s): its %u calls were submitted one by one",
+                     cudaGetErrorName(error), t->records.count);
+    }
+}
+
+/* Ends the capture of a complete occurrence on the robust path: update (or make) the graph, launch it; true if so. */
+bool finish_recapture(struct tracker *t)
+{
+    struct region *r = t->region;
+    bool first = r->graph == NULL;
+    struct region_capture *rc = r->graph;
+    cudaError_t error;
+    enum capture_outcome outcome = end_capture(t, &rc, true, &error);
+    if (first && outcome != CAPTURE_RESUBMITTED) {
+        log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
+                 "cudaGraphExecUpdate)",
+                 r->id, r->length);
+        /* Its node count is the capture's, which holds work the shim did not see: give the calls it saw. */
+        trace_event("graph_built", "\"region\":%u,\"calls\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
+                    r->length, t->capture.stream_count);
+        keep_graph(t, r, rc, true);
+    } else if (first) {
+        region_capture_destroy(rc);
+    }
+    if (outcome == CAPTURE_RESUBMITTED) {
+        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
+        log_info("region %u: fell back: the capture failed (%s); its calls were submitted one by one", r->id,
+                 cudaGetErrorName(error));
+        trace_event("fallback", "\"region\":%u,\"reason\":\"graph_error\",\"after\":%u,\"length\":%u", r->id,
+                    t->records.count, r->length);
+        return false;
+    }
+    bool announce = r->stats.recaptures == 0;
+    regions_recaptured(&t->table, r);
+    if (announce)
+        log_info("region %u: replayed on the robust path (%s)", r->id,
+                 outcome == CAPTURE_UPDATED ? "executable graph updated" : "instantiated");
+    else if (outcome == CAPTURE_INSTANTIATED)
+        log_debug("region %u: cudaGraphExecUpdate refused the new capture; instantiated again", r->id);
+    return true;
+}
+
+/* Starts a robust-path capture on the region's first stream; false (passing through) if the runtime refuses. */
+bool start_recapture(struct tracker *t, cudaStream_t stream)
+{
+    struct region *r = t->region;
+    if (atomic_load(&threads_seen) > 1) {
+        regions_failed(&t->table, r, FALLBACK_THREAD); /* see end_captures_for_second_thread */
+        return false;
+    }
+    if (watchdog_refuses(t, r))
+        return false;
+    if (real_function(HOOK_ID_cudaStreamBeginCapture) == NULL) {
+        not_graphed(t, r, FALLBACK_UNSUPPORTED,
+                    "it needs the robust path, which captures through a dynamic CUDA runtime, and this program "
+                    "loads none (its runtime is linked statically)",
+                    "robust path without a dynamic runtime");
+        return false;
+    }
+    cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
+    if (err != cudaSuccess) {
+        log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
+        regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
+        return false;
+    }
+    register_exit_hook_once();
+    atomic_fetch_add(&shim_captures, 1);
+    return true;
+}
+
+/* Whether stream takes part in one of the shim's robust-path captures, on any thread. */
+static bool shim_captures_stream(cudaStream_t stream)
+{
+    bool found = false;
+    pthread_mutex_lock(&trackers_lock);
+    for (struct tracker *t = trackers; t && !found; t = t->next) {
+        tracker_lock(t);
+        found = t->capture.active && capture_holds(&t->capture, stream);
+        tracker_unlock(t);
+    }
+    pthread_mutex_unlock(&trackers_lock);
+    return found;
+}
+
+/* Whether the only capture a query about stream would see is the shim's (see engine.h). */
+bool engine_hides_capture(cudaStream_t stream)
+{
+    if (in_engine || atomic_load_explicit(&shim_captures, memory_order_relaxed) == 0)
+        return false;
+    /* The legacy stream reports a blocking stream's capture as an error of its own: none of the shim's is the
+       program's (the shim captures nothing while the program does). */
+    return stream == cudaStreamLegacy || shim_captures_stream(stream);
+}
+
+/* Whether t is capturing on the robust path (the call does not matter). */
+static bool capturing(const struct tracker *t, const struct call *c)
+{
+    (void)c;
+    return t->mode == FOLLOW_RECAPTURE;
+}
+
+/*
+ * The robust path keeps one host thread at most: another thread's call that
+ * touches a captured stream or event (a sync, a query, the legacy stream
+ * while a blocking stream captures) must find no capture, and between
+ * ending a capture for it and forwarding it the owner could begin the next
+ * one (the multi-threaded differential test caught programs getting
+ * cudaErrorStreamCaptureUnsupported so).  So once a second thread makes a
+ * CUDA call, no capture begins again (start_recapture), and the ones in
+ * progress end here, before that call goes on.
+ */
+void end_captures_for_second_thread(struct tracker *me)
+{
+    unsigned ended = submit_other_threads(me, capturing, NULL, FALLBACK_THREAD, "a second host thread");
+    if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST || ended || atomic_load(&shim_captures) > 0)
+        log_info("a second host thread makes CUDA calls: the robust path is off from now on (its captures cannot be "
+                 "kept out of other threads' way); regions that need it pass through");
+}

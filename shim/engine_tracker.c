@@ -1,0 +1,92 @@
+/* The engine's per-thread trackers: its options, each thread's tracker and the registry of them all. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine_internal.h"
+#include "exclusions.h"
+#include "log.h"
+#include "shim.h"
+
+struct region_policy engine_policy;
+pthread_mutex_t trackers_lock = PTHREAD_MUTEX_INITIALIZER;
+struct tracker *trackers;
+atomic_int pending_trackers;
+atomic_int program_captures;
+atomic_int shim_captures;
+atomic_int threads_seen;
+atomic_bool shut_down;
+__thread struct tracker *self __attribute__((tls_model("initial-exec")));
+__thread bool in_engine __attribute__((tls_model("initial-exec")));
+
+/* Until the front doors say what they see (init.c does, before any call): assume work may escape them. */
+static bool unseen_work_unknown(char *who, size_t who_len)
+{
+    snprintf(who, who_len, "no front door told the engine what it sees");
+    return true;
+}
+
+bool (*unseen_work_possible)(char *who, size_t who_len) = unseen_work_unknown;
+
+/* How the engine asks the front doors whether work may reach the GPU unseen. */
+void engine_set_unseen_work_probe(bool (*probe)(char *who, size_t who_len))
+{
+    unseen_work_possible = probe;
+}
+
+/* Reads the engine's options; called once at init when the mode is auto. */
+void engine_configure(void)
+{
+    engine_policy.min_repeats = (unsigned)shim_options.num[OPT_MIN_REPEATS];
+    engine_policy.min_calls = (unsigned)shim_options.num[OPT_MIN_REGION_CALLS];
+    engine_policy.max_calls = (unsigned)shim_options.num[OPT_MAX_REGION_CALLS];
+    engine_policy.max_graphs = (unsigned)shim_options.num[OPT_MAX_GRAPHS];
+    engine_policy.max_regions = engine_policy.max_graphs * 4 + 64;
+    engine_policy.trial_pairs = (unsigned)shim_options.num[OPT_TRIAL];
+    exclusions_configure();
+}
+
+/* Creates this thread's tracker and registers it; NULL if memory ran out. */
+struct tracker *tracker_create(void)
+{
+    struct tracker *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    regions_init(&t->table, &engine_policy);
+    t->thread_number = log_thread_number();
+    pthread_mutex_lock(&trackers_lock);
+    t->next = trackers;
+    trackers = t;
+    int threads = atomic_fetch_add(&threads_seen, 1) + 1;
+    pthread_mutex_unlock(&trackers_lock);
+    self = t;
+    if (threads == 2)
+        end_captures_for_second_thread(t);
+    return t;
+}
+
+/* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
+void note_program_capture(int delta)
+{
+    if (delta > 0)
+        atomic_fetch_add(&program_captures, 1);
+    else if (delta < 0 && atomic_load(&program_captures) > 0)
+        atomic_fetch_sub(&program_captures, 1);
+}
+
+/* Marks whether t holds calls back. */
+void set_pending(struct tracker *t, bool pending)
+{
+    if (t->pending != pending) {
+        __atomic_store_n(&t->pending, pending, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
+        atomic_fetch_add(&pending_trackers, pending ? 1 : -1);
+        if (pending)
+            watchdog_note_held();
+    }
+    if (!pending) {
+        t->held_stream_count = 0;
+        t->held_event_count = 0;
+        t->held_everything = false;
+    }
+}

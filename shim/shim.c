@@ -1,0 +1,9 @@
+/* The shim's global state: the options and the mode, set once by init.c and read by every layer. */
+#include "config.h"
+
+#include "shim.h"
+
+struct options shim_options;
+bool shim_observing;
+bool shim_counting;
+bool shim_auto;
