@@ -75,6 +75,15 @@ struct door {
     unsigned char flip;    /* the door changes every `flip` iterations (0: never) */
 };
 
+/* --door-mask=BITS: which kinds of call may take the driver door (a minimising aid; default all). */
+enum door_class {
+    DC_LAUNCH = 1, DC_COPY = 2, DC_MEMSET = 4, DC_HOST_FUNC = 8, DC_RECORD = 16, DC_WAIT = 32,
+    DC_STREAM_SYNC = 64, DC_EVENT_SYNC = 128, DC_QUERY = 256, DC_DEVICE_SYNC = 512, DC_SYNC_COPY = 1024,
+    DC_PER_THREAD_SYNC = 2048 /* and the sync or query is of the per-thread default stream */
+};
+static unsigned door_mask = ~0u;
+#define DOOR_CLASS(d, c) ((d).driver = (d).driver && (door_mask & (c)) != 0)
+
 /* The door generator (splitmix64, fuzz_random.h's rnd on its own state). */
 static uint64_t door_rng;
 
@@ -293,6 +302,7 @@ typedef CUresult (*door_event_fn)(CUevent);
 static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, dim3 block, void **args, size_t shared,
                                       cudaStream_t s, int via)
 {
+    DOOR_CLASS(d, DC_LAUNCH);
     if (!d.driver)
         return door_note(via ? __cudaLaunchKernel((cudaKernel_t)k, grid, block, args, shared, s)
                              : cudaLaunchKernel(k, grid, block, args, shared, s),
@@ -344,6 +354,7 @@ static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, d
 static inline cudaError_t door_memcpy(struct door d, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                                       cudaStream_t s)
 {
+    DOOR_CLASS(d, DC_COPY);
     if (!d.driver)
         return cudaMemcpyAsync(dst, src, bytes, kind, s);
     CUstream h = door_stream(&d, s);
@@ -361,6 +372,7 @@ static inline cudaError_t door_memcpy(struct door d, void *dst, const void *src,
 static inline cudaError_t door_memcpy_sync(struct door d, void *dst, const void *src, size_t bytes,
                                            enum cudaMemcpyKind kind)
 {
+    DOOR_CLASS(d, DC_SYNC_COPY);
     if (!d.driver)
         return cudaMemcpy(dst, src, bytes, kind);
     d.ptsz = 0;
@@ -374,6 +386,7 @@ static inline cudaError_t door_memcpy_sync(struct door d, void *dst, const void 
 /* cudaMemsetAsync of bytes (a multiple of 4 at a 4-byte aligned address) to byte value v. */
 static inline cudaError_t door_memset(struct door d, void *dst, int v, size_t bytes, cudaStream_t s)
 {
+    DOOR_CLASS(d, DC_MEMSET);
     if (!d.driver)
         return cudaMemsetAsync(dst, v, bytes, s);
     CUstream h = door_stream(&d, s);
@@ -392,6 +405,7 @@ static inline cudaError_t door_memset(struct door d, void *dst, int v, size_t by
 /* cudaLaunchHostFunc. */
 static inline cudaError_t door_host_func(struct door d, cudaStream_t s, cudaHostFn_t fn, void *data)
 {
+    DOOR_CLASS(d, DC_HOST_FUNC);
     if (!d.driver)
         return cudaLaunchHostFunc(s, fn, data);
     return door_error(((CUresult(*)(CUstream, CUhostFn, void *))door_fn(&d, DF_HOST_FUNC))(door_stream(&d, s), fn, data));
@@ -400,6 +414,7 @@ static inline cudaError_t door_host_func(struct door d, cudaStream_t s, cudaHost
 /* cudaEventRecord. */
 static inline cudaError_t door_record(struct door d, cudaEvent_t ev, cudaStream_t s)
 {
+    DOOR_CLASS(d, DC_RECORD);
     if (!d.driver)
         return cudaEventRecord(ev, s);
     if (d.form == 1)
@@ -411,6 +426,7 @@ static inline cudaError_t door_record(struct door d, cudaEvent_t ev, cudaStream_
 /* cudaStreamWaitEvent(s, ev, 0). */
 static inline cudaError_t door_wait(struct door d, cudaStream_t s, cudaEvent_t ev)
 {
+    DOOR_CLASS(d, DC_WAIT);
     if (!d.driver)
         return cudaStreamWaitEvent(s, ev, 0);
     return door_error(((CUresult(*)(CUstream, CUevent, unsigned))door_fn(&d, DF_WAIT))(door_stream(&d, s),
@@ -420,6 +436,9 @@ static inline cudaError_t door_wait(struct door d, cudaStream_t s, cudaEvent_t e
 /* cudaStreamSynchronize. */
 static inline cudaError_t door_stream_sync(struct door d, cudaStream_t s)
 {
+    DOOR_CLASS(d, DC_STREAM_SYNC);
+    if (s == cudaStreamPerThread)
+        DOOR_CLASS(d, DC_PER_THREAD_SYNC);
     if (!d.driver)
         return cudaStreamSynchronize(s);
     return door_error(((door_stream_fn)door_fn(&d, DF_STREAM_SYNC))(door_stream(&d, s)));
@@ -428,6 +447,9 @@ static inline cudaError_t door_stream_sync(struct door d, cudaStream_t s)
 /* cudaStreamQuery. */
 static inline cudaError_t door_stream_query(struct door d, cudaStream_t s)
 {
+    DOOR_CLASS(d, DC_QUERY);
+    if (s == cudaStreamPerThread)
+        DOOR_CLASS(d, DC_PER_THREAD_SYNC);
     if (!d.driver)
         return cudaStreamQuery(s);
     return door_error(((door_stream_fn)door_fn(&d, DF_STREAM_QUERY))(door_stream(&d, s)));
@@ -436,6 +458,7 @@ static inline cudaError_t door_stream_query(struct door d, cudaStream_t s)
 /* cudaEventSynchronize. */
 static inline cudaError_t door_event_sync(struct door d, cudaEvent_t ev)
 {
+    DOOR_CLASS(d, DC_EVENT_SYNC);
     if (!d.driver)
         return cudaEventSynchronize(ev);
     return door_error(((door_event_fn)door_fn(&d, DF_EVENT_SYNC))((CUevent)ev));
@@ -444,6 +467,7 @@ static inline cudaError_t door_event_sync(struct door d, cudaEvent_t ev)
 /* cudaEventQuery. */
 static inline cudaError_t door_event_query(struct door d, cudaEvent_t ev)
 {
+    DOOR_CLASS(d, DC_QUERY);
     if (!d.driver)
         return cudaEventQuery(ev);
     return door_error(((door_event_fn)door_fn(&d, DF_EVENT_QUERY))((CUevent)ev));
@@ -452,6 +476,7 @@ static inline cudaError_t door_event_query(struct door d, cudaEvent_t ev)
 /* cudaDeviceSynchronize (cuCtxSynchronize). */
 static inline cudaError_t door_device_sync(struct door d)
 {
+    DOOR_CLASS(d, DC_DEVICE_SYNC);
     if (!d.driver)
         return cudaDeviceSynchronize();
     return door_error(((CUresult(*)(void))door_fn(&d, DF_CTX_SYNC))());

