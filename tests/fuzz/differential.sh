@@ -24,6 +24,16 @@
 # seeds; hashing without the final sync (--no-final-sync) must change the
 # output for some seed and scheduler seed.
 #
+# The driver door (random_program.c, tests/fuzz/fuzz_door.h): in most seeds
+# a share of the calls goes through the driver API (cuLaunchKernel... from
+# cuGetProcAddress_v2 or as linked), in a fifth of them every call that can
+# (stress kinds driver_door and driver_only, under the rule above: a
+# driver-only seed's regions of 8 or more calls are regions of driver
+# calls). Every seed with driver calls must show them in the auto run's
+# exit event (its foreign_calls: the shim's wrappers saw them), and the
+# probe seeds must print the same with every call through the runtime
+# (--runtime-only: the doors do the same work).
+#
 # Environment: FUZZ_SEEDS (how many seeds, default 1000), FUZZ_FIRST (first
 # seed, default 1), FUZZ_JOBS (parallel runs, default 2).  Not REPRISE_*: the
 # shim warns about every REPRISE_* variable it does not know, which other
@@ -113,6 +123,21 @@ if [ "$1" = "--worker" ]; then
                 for (k in why) printf " %s=%d", k, why[k]
                 printf "\n"
             }' "$o.trace" 2> /dev/null >> "$dir/stats.$$" || echo "$seed 0 0 0 0 0 0 0 ${kinds:--}" >> "$dir/stats.$$"
+        # The driver door: driver calls the shim's wrappers saw (the exit event's foreign_calls), replays, those
+        # of regions of 8 or more calls; and the program's driver_door and driver_only counts.
+        door=$(sed -n 's/^stress kinds: .* driver_door \([0-9]*\) driver_only \([0-9]*\).*/\1 \2/p' "$o.plain")
+        awk -v seed="$seed" -v door="${door:-0 0}" '
+            /"ev":"exit"/ && match($0, /"foreign_calls":\{[^}]*\}/) {
+                n = split(substr($0, RSTART, RLENGTH), parts, ":")
+                for (i = 3; i <= n; i++) foreign += parts[i] + 0
+            }
+            /"ev":"region_summary"/ {
+                r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
+                replays += r
+                if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8) long += r
+            }
+            END { printf "%s %s %d %d %d\n", seed, door, foreign, replays, long }' "$o.trace" 2> /dev/null \
+            >> "$dir/door.$$" || echo "$seed ${door:-0 0} 0 0 0" >> "$dir/door.$$"
         rm -f "$o.off" "$o.auto" "$o.trace" "$o.plain.err" "$o.off.err" "$o.auto.err"
     done
     exit 0
@@ -187,8 +212,32 @@ echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd od
 [ "$seeds" -lt 200 ] || [ -z "$rare" ] || fail "stress kinds too rare or seldom among replayed regions:$rare"
 [ "$seeds" -lt 100 ] || [ "$reasons" -ge 3 ] || fail "fallbacks of only $reasons reasons (want 3 or more)"
 
-# ---- the comparison can fail: a dropped call changes the output ...
+# ---- the driver door: the shim saw the driver calls of every seed that made some, and replayed them
+cat "$WORK"/door.* > "$WORK/door"
+awk '
+    $2 > 0 { door++; if ($4 > 0) seen++; else unseen = unseen " " $1; if ($5 > 0) replayed++; if ($6 > 0) long++ }
+    $3 > 0 { only++; if ($6 > 0) only_long++ }
+    END { print door + 0, seen + 0, replayed + 0, long + 0, only + 0, only_long + 0, (unseen == "" ? "-" : unseen) }
+' "$WORK/door" > "$WORK/door.totals"
+read -r door seen door_replayed door_long only only_long unseen < "$WORK/door.totals"
+echo "driver door: driver calls in $door of $seeds seeds, seen by the shim in $seen, graphs replayed in" \
+    "$door_replayed, regions of 8 or more calls in $door_long; every call through the driver in $only seeds," \
+    "regions of 8 or more calls replayed in $only_long of them"
+[ "$seen" -eq "$door" ] || fail "the shim saw no driver call in seeds with driver calls:$unseen"
+[ $((door_long * 2)) -ge "$door" ] || fail "regions of 8 or more calls were replayed in only $door_long of the $door seeds with driver calls"
+[ "$seeds" -lt 200 ] || [ $((only_long * 2)) -ge "$only" ] ||
+    fail "regions of 8 or more calls were replayed in only $only_long of the $only driver-only seeds"
+
+# ---- the doors do the same work: every call through the runtime prints the same
 probe=$((seeds < 40 ? seeds : 40))
+differ=
+for seed in $(seq "$first" $((first + probe - 1))); do
+    STANDIN_SEED=$((seed % 7 + 1)) "$prog" --runtime-only "$seed" > "$WORK/runtime" 2>&1
+    cmp -s "$WORK/runtime" "$WORK/$seed.plain" || differ="$differ $seed"
+done
+[ -z "$differ" ] || fail "the runtime door printed other than the seed's doors in seeds$differ (random_program --runtime-only)"
+
+# ---- the comparison can fail: a dropped call changes the output ...
 changed=0
 for seed in $(seq "$first" $((first + probe - 1))); do
     STANDIN_SEED=$((seed % 7 + 1)) "$prog" --drop "$seed" > "$WORK/drop" 2>&1

@@ -3,11 +3,14 @@
 ## it against the stand-in without the shim, with REPRISE_MODE=off and with
 ## REPRISE_MODE=auto, and requires identical outputs.  Built like the
 ## scenario programs (tests/standin/local.mk): stand-in, CPU kernel twins, and
-## -no-install so that LD_PRELOAD reaches the real binary.
+## -no-install so that LD_PRELOAD reaches the real binary. Both also call the
+## driver stand-in (tests/fuzz/fuzz_door.h: the driver door), linked as a
+## program linked against libcuda is.
 
 check_PROGRAMS += tests/fuzz/random_program
-tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/report.h kernels/kernels.h
-tests_fuzz_random_program_LDADD = $(STANDIN_LINK_LIBS) -lm
+tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
+	tests/report.h kernels/kernels.h
+tests_fuzz_random_program_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lm
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/differential.sh
@@ -17,8 +20,9 @@ EXTRA_DIST += tests/fuzz/differential.sh
 ## program of 2..3 host threads that hand buffers to each other per seed;
 ## tests/fuzz/threads_differential.sh compares REPRISE_MODE=off and auto.
 check_PROGRAMS += tests/fuzz/random_threads
-tests_fuzz_random_threads_SOURCES = tests/fuzz/random_threads.c tests/fuzz/fuzz_random.h tests/report.h kernels/kernels.h
-tests_fuzz_random_threads_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_fuzz_random_threads_SOURCES = tests/fuzz/random_threads.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
+	tests/report.h kernels/kernels.h
+tests_fuzz_random_threads_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_fuzz_random_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/threads_differential.sh

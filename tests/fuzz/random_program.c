@@ -66,6 +66,10 @@
  * --no-final-sync  hashes the buffers without the last synchronisation (a
  *                  deliberately racy program: the output must depend on
  *                  STANDIN_SEED for some seeds)
+ * --runtime-only   every call through the runtime door (fuzz_door.h): the
+ *                  output must not change
+ * --door-mask=BITS only these kinds of call may take the driver door
+ *                  (fuzz_door.h: enum door_class), to minimise a seed
  * --iters=N        runs the body N times instead
  * --keep=I,J,...   keeps only these operations of the body (numbers as
  *                  --dump prints them), to minimise a failing seed
@@ -83,6 +87,7 @@
 #include "../../kernels/kernels.h"
 #include "../report.h"
 #include "fuzz_random.h"
+#include "fuzz_door.h"
 
 extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                       size_t sharedMem, cudaStream_t stream);
@@ -154,6 +159,7 @@ struct op {
     int every, phase; /* the period of a change (geometry, big_arg's word, fault, own_graph's capture) */
     int variant;    /* what a stress kind does (see its gen_ function) */
     int slot;       /* OP_HOST_STAGE, OP_OWN_GRAPH, OP_MAPPED_SPIN: its private resources */
+    struct door d[4]; /* the doors of its calls (fuzz_door.h; door_slots says how many it uses) */
 };
 
 /* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
@@ -161,9 +167,10 @@ enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
 static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
 
 /* The stress kinds, in the order their presence is drawn. */
-enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN, ST_COUNT };
+enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN,
+              ST_DRIVER_DOOR, ST_DRIVER_ONLY, ST_COUNT };
 static const char *const stress_names[] = {"big_arg", "rotate", "geometry", "host_stage", "fault", "own_graph",
-                                           "mapped_spin"};
+                                           "mapped_spin", "driver_door", "driver_only"};
 /* Percentage of seeds with each kind (1 or 2 of it). */
 static const unsigned stress_percent[ST_COUNT] = {
     [ST_BIG_ARG] = 35, [ST_ROTATE] = 35, [ST_GEOMETRY] = 35, [ST_HOST_STAGE] = 30, [ST_FAULT] = 35,
@@ -172,6 +179,9 @@ static const unsigned stress_percent[ST_COUNT] = {
        (the scheduler's order then depends on timing, not only on STANDIN_SEED), and under the shim each
        spin on held-back work costs the watchdog's bound before the region is refused. */
     [ST_MAPPED_SPIN] = 20,
+    /* Not drawn by draw_stress but by the door generator (fuzz_door.h: door_seed): operations made through
+       the driver (80% of seeds), and seeds where every operation that can goes through it (20%). */
+    [ST_DRIVER_DOOR] = 80, [ST_DRIVER_ONLY] = 20,
 };
 
 #define MAX_STAGES 4    /* OP_HOST_STAGE operations */
@@ -191,6 +201,8 @@ struct program {
     int count;
     int nstages, nown_graphs, nspins;
     int stress[ST_COUNT]; /* how many of each stress kind the body has */
+    unsigned door_share;  /* percent of operations through the driver (fuzz_door.h) */
+    struct door end_door[2 * MAX_STREAMS + 1], shape_door; /* the iteration's end, the shape's query or sync */
 };
 
 static struct program P;
@@ -447,6 +459,8 @@ static void gen_stress_at(int i)
             case ST_FAULT: gen_fault(s); break;
             case ST_OWN_GRAPH: gen_own_graph(); break;
             case ST_MAPPED_SPIN: gen_mapped_spin(s); break;
+            case ST_DRIVER_DOOR:
+            case ST_DRIVER_ONLY:
             case ST_COUNT: break;
             }
             P.stress[k] += P.count > before;
@@ -458,7 +472,7 @@ static void draw_stress(int length)
 {
     for (int k = 0; k < ST_COUNT; k++) {
         stress_at[k][0] = stress_at[k][1] = -1;
-        if (!chance2(stress_percent[k]))
+        if (k == ST_DRIVER_DOOR || k == ST_DRIVER_ONLY || !chance2(stress_percent[k]))
             continue;
         stress_at[k][0] = (int)below2((unsigned)length + 1);
         if (chance2(30))
@@ -611,6 +625,102 @@ static void generate(uint64_t seed)
     }
 }
 
+/* The kinds of an operation's calls that can go through the driver, one letter each (door_pick's kinds:
+ * 'l' launch, 'c' copy, 'm' memset, 'r' event record, 'o' another). */
+static const char *door_slots(const struct op *o)
+{
+    switch (o->kind) {
+    case OP_KERNEL:
+    case OP_BIG_ARG:
+    case OP_MAPPED_SPIN:
+    case OP_BAD_LAUNCH:
+    case OP_FAULT: return "l";
+    case OP_ROTATE: return o->variant == 2 ? "c" : "l";
+    case OP_D2D:
+    case OP_H2D_PINNED:
+    case OP_H2D_PAGEABLE:
+    case OP_D2H_PINNED:
+    case OP_D2H_PAGEABLE:
+    case OP_SYNC_D2H:
+    case OP_SYNC_H2D: return "c";
+    case OP_MEMSET: return "m";
+    case OP_RECORD: return "r";
+    case OP_HOST_FUNC:
+    case OP_WAIT:
+    case OP_QUERY_STREAM:
+    case OP_QUERY_EVENT:
+    case OP_SYNC_STREAM:
+    case OP_SYNC_EVENT: return "o";
+    case OP_MALLOC_FREE: return "ml";             /* its memset and launch (not the allocation) */
+    case OP_HOST_STAGE: return o->variant ? "coc" : "-oc"; /* [D2H,] host function, H2D */
+    case OP_OWN_GRAPH: return "llmc";            /* the captured calls (not the capture, not cudaGraphLaunch) */
+    }
+    return "";
+}
+
+/* Draws every call's door from the door generator (the program's shape stays the seed's) and counts them. */
+static void assign_doors(uint64_t seed)
+{
+    P.door_share = door_seed(seed);
+    int driver_ops = 0;
+    for (int i = 0; i < P.count; i++) {
+        struct op *o = &P.ops[i];
+        const char *slots = door_slots(o);
+        int driver = 0;
+        for (int j = 0; j < 4; j++) {
+            o->d[j] = door_pick(P.door_share, slots[j] ? slots[j] : 'o');
+            if (j < (int)strlen(slots) && slots[j] != '-')
+                driver |= door_ever_driver(o->d[j]);
+        }
+        driver_ops += driver;
+    }
+    for (int i = 0; i < 2 * MAX_STREAMS + 1; i++)
+        P.end_door[i] = door_pick(P.door_share, i < MAX_STREAMS ? 'r' : 'o');
+    P.shape_door = door_pick(P.door_share, 'o');
+    P.stress[ST_DRIVER_DOOR] = driver_ops;
+    P.stress[ST_DRIVER_ONLY] = P.door_share == 100 && driver_ops > 0;
+}
+
+/* --runtime-only: every call through the runtime (the output must not change). */
+static void runtime_only(void)
+{
+    for (int i = 0; i < P.count; i++)
+        for (int j = 0; j < 4; j++)
+            P.ops[i].d[j].driver = 0, P.ops[i].d[j].flip = 0;
+    for (int i = 0; i < 2 * MAX_STREAMS + 1; i++)
+        P.end_door[i].driver = 0, P.end_door[i].flip = 0;
+    P.shape_door.driver = 0, P.shape_door.flip = 0;
+}
+
+/* Prints an operation's doors (--dump): R runtime, D driver, F changing, per call; then the driver's forms. */
+static void dump_doors(const struct op *o)
+{
+    const char *slots = door_slots(o);
+    if (!*slots)
+        return;
+    printf("  [");
+    for (int j = 0; slots[j]; j++) {
+        const struct door *d = &o->d[j];
+        if (slots[j] == '-')
+            continue;
+        if (!door_ever_driver(*d)) {
+            printf("%sR", j ? " " : "");
+            continue;
+        }
+        printf("%s%s%s%s%s", j ? " " : "", d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
+               d->handle ? " handle" : "");
+        if (slots[j] == 'l' && d->form)
+            printf(d->form == 1 ? " extra" : " Ex");
+        if (slots[j] == 'm')
+            printf(" D%d", d->form * 8);
+        if ((slots[j] == 'c' || slots[j] == 'r') && d->form)
+            printf(slots[j] == 'c' ? " cuMemcpyAsync" : " WithFlags");
+        if (d->flip)
+            printf(" every %d", d->flip);
+    }
+    printf("]");
+}
+
 /* Prints a stress operation's fields (--dump). */
 static void dump_stress_op(const struct op *o)
 {
@@ -676,6 +786,7 @@ static void dump(void)
         printf(" b%d@s%d", b, P.home[b]);
     printf("\nevents %d, iterations %d, sync mode %d (every %d), shape k=%d r=%d action=%d pos=%d\n",
            P.nevents, P.iters, P.sync_mode, P.sync_every, P.shape_k, P.shape_r, P.shape_action, P.shape_pos);
+    printf("driver door: %u%% of the calls that can\n", P.door_share);
     print_stress_kinds();
     for (int i = 0; i < P.count; i++) {
         const struct op *o = &P.ops[i];
@@ -696,6 +807,7 @@ static void dump(void)
             printf(" b%d b%d off=%d src_off=%d len=%d which=%d val=%d%s%s%s", o->b[0], o->b[1], o->off, o->off2,
                    o->len, o->which, o->ival, o->vary ? " vary" : "", o->swap ? " swap" : "",
                    o->default_kind ? " cudaMemcpyDefault" : "");
+        dump_doors(o);
         printf("\n");
     }
 }
@@ -769,11 +881,14 @@ static void check(cudaError_t e, int it, int op, const char *what, int query)
     printf("iteration %d op %d %s: %s\n", it, op, what, cudaGetErrorName(e));
 }
 
-static cudaError_t launch(const void *k, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t s, int via)
+/* Call j of operation o in iteration it goes through this door. */
+#define DOOR(j) door_at(o->d[j], it)
+
+/* A launch of operation o through its first door (the runtime's: through __cudaLaunchKernel if via). */
+static cudaError_t launch_door(struct door d, const void *k, dim3 grid, dim3 block, void **args, size_t shared,
+                               cudaStream_t s, int via)
 {
-    if (via)
-        return __cudaLaunchKernel((cudaKernel_t)k, grid, block, args, shared, s);
-    return cudaLaunchKernel(k, grid, block, args, shared, s);
+    return door_launch(d, k, grid, block, args, shared, s, via);
 }
 
 /* The copy kind to pass: the real one, or cudaMemcpyDefault. */
@@ -798,7 +913,7 @@ static void mapped_spin(const struct op *o, int it, int index, cudaStream_t s)
 {
     int *flag = spin_flags_device + o->slot, value = it * MAX_SPINS + o->slot + 1;
     dim3 one = {1, 1, 1};
-    check(launch((const void *)k_poke, one, one, (void *[]){&flag, &value}, 0, s, o->via_launch), it, index,
+    check(launch_door(DOOR(0), (const void *)k_poke, one, one, (void *[]){&flag, &value}, 0, s, o->via_launch), it, index,
           "k_poke (mapped spin)", 0);
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -859,13 +974,13 @@ static void own_capture(const struct op *o, int it, int index, cudaStream_t s)
     check(cudaStreamIsCapturing(s, &status), it, index, "cudaStreamIsCapturing (own)", 0);
     if (status != cudaStreamCaptureStatusActive)
         printf("iteration %d op %d own capture: status %d\n", it, index, (int)status);
-    check(cudaLaunchKernel((const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, 0, s), it, index,
-          "add_step (own capture)", 0);
-    check(cudaLaunchKernel((const void *)k_axpy, grid, block, (void *[]){&half, &b0, &b1, &n}, 0, s), it, index,
+    check(door_launch(DOOR(0), (const void *)k_add_step, grid, block, (void *[]){&b0, &f, &step, &n}, 0, s, 0), it,
+          index, "add_step (own capture)", 0);
+    check(door_launch(DOOR(1), (const void *)k_axpy, grid, block, (void *[]){&half, &b0, &b1, &n}, 0, s, 0), it, index,
           "axpy (own capture)", 0);
-    check(cudaMemsetAsync(b1 + o->off, set_values[(o->vary ? it / o->every : 0) % 6], o->len * fsz, s), it, index,
-          "cudaMemsetAsync (own capture)", 0);
-    check(cudaMemcpyAsync(b0 + o->off2, b1 + o->off, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+    check(door_memset(DOOR(2), b1 + o->off, set_values[(o->vary ? it / o->every : 0) % 6], o->len * fsz, s), it,
+          index, "cudaMemsetAsync (own capture)", 0);
+    check(door_memcpy(DOOR(3), b0 + o->off2, b1 + o->off, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
           "cudaMemcpyAsync (own capture)", 0);
     check(cudaStreamEndCapture(s, &g), it, index, "cudaStreamEndCapture (own)", 0);
     if (g == NULL)
@@ -903,7 +1018,7 @@ static void run_stress_op(const struct op *o, int it, int index)
         float *y = buffers[o->b[0]];
         if (o->n_vary)
             n = P.n - (it % 3) * 5;
-        check(launch((const void *)k_big_arg, grid, block, (void *[]){&y, &table, &n}, 0, s, o->via_launch), it, index,
+        check(launch_door(DOOR(0), (const void *)k_big_arg, grid, block, (void *[]){&y, &table, &n}, 0, s, o->via_launch), it, index,
               "big_arg", 0);
         break;
     }
@@ -914,19 +1029,19 @@ static void run_stress_op(const struct op *o, int it, int index)
         int step = o->ival + it;
         switch (o->variant) {
         case 0:
-            check(launch((const void *)k_add_step, grid, block, (void *[]){&rot, &f, &step, &n}, 0, s, o->via_launch),
+            check(launch_door(DOOR(0), (const void *)k_add_step, grid, block, (void *[]){&rot, &f, &step, &n}, 0, s, o->via_launch),
                   it, index, "add_step (rotate)", 0);
             break;
         case 1:
-            check(launch((const void *)k_axpy, grid, block, (void *[]){&f, &rot, &fixed, &n}, 0, s, o->via_launch), it,
+            check(launch_door(DOOR(0), (const void *)k_axpy, grid, block, (void *[]){&f, &rot, &fixed, &n}, 0, s, o->via_launch), it,
                   index, "axpy (rotate)", 0);
             break;
         case 2:
-            check(cudaMemcpyAsync(fixed + o->off, rot + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
-                  "cudaMemcpyAsync (rotate)", 0);
+            check(door_memcpy(DOOR(0), fixed + o->off, rot + o->off2, o->len * fsz, cudaMemcpyDeviceToDevice, s), it,
+                  index, "cudaMemcpyAsync (rotate)", 0);
             break;
         default:
-            check(launch((const void *)k_combine, grid, block, (void *[]){&rot, &fixed, &next, &n}, 0, s,
+            check(launch_door(DOOR(0), (const void *)k_combine, grid, block, (void *[]){&rot, &fixed, &next, &n}, 0, s,
                          o->via_launch),
                   it, index, "combine (rotate)", 0);
             break;
@@ -936,11 +1051,12 @@ static void run_stress_op(const struct op *o, int it, int index)
     case OP_HOST_STAGE: {
         struct stage *st = &stages[o->slot];
         if (o->variant)
-            check(cudaMemcpyAsync(st->in, buffers[o->b[1]] + o->off2, o->len * fsz,
-                                  kind_of(o, cudaMemcpyDeviceToHost), s),
+            check(door_memcpy(DOOR(0), st->in, buffers[o->b[1]] + o->off2, o->len * fsz,
+                              kind_of(o, cudaMemcpyDeviceToHost), s),
                   it, index, "cudaMemcpyAsync D2H (stage)", 0);
-        check(cudaLaunchHostFunc(s, stage_fn, st), it, index, "cudaLaunchHostFunc (stage)", 0);
-        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, st->out, o->len * fsz, kind_of(o, cudaMemcpyHostToDevice), s),
+        check(door_host_func(DOOR(1), s, stage_fn, st), it, index, "cudaLaunchHostFunc (stage)", 0);
+        check(door_memcpy(DOOR(2), buffers[o->b[0]] + o->off, st->out, o->len * fsz, kind_of(o, cudaMemcpyHostToDevice),
+                          s),
               it, index, "cudaMemcpyAsync H2D (stage)", 0);
         break;
     }
@@ -955,14 +1071,14 @@ static void run_stress_op(const struct op *o, int it, int index)
         case 3: bad_grid.y = 0, bad_block.x = 128; break;
         default: break;
         }
-        check(launch((const void *)k_fill, bad_grid, bad_block, (void *[]){&y, &v, &n}, 0, s, o->via_launch), it,
+        check(launch_door(DOOR(0), (const void *)k_fill, bad_grid, bad_block, (void *[]){&y, &v, &n}, 0, s, o->via_launch), it,
               index, "fault launch", 0);
         if (o->ival == 0)
             printf("iteration %d op %d cudaGetLastError after the fault: %s\n", it, index,
-                   cudaGetErrorName(cudaGetLastError()));
+                   cudaGetErrorName(door_get_last_error()));
         else if (o->ival == 1)
             printf("iteration %d op %d cudaPeekAtLastError after the fault: %s\n", it, index,
-                   cudaGetErrorName(cudaPeekAtLastError()));
+                   cudaGetErrorName(door_peek_last_error()));
         break;
     }
     case OP_OWN_GRAPH: {
@@ -1028,7 +1144,7 @@ static void run_op(const struct op *o, int it, int index)
         size_t shared = (size_t)o->shared;
         if (o->geo)
             change_geometry(o, it, &grid, &block, &shared);
-        check(launch(fn, grid, block, o->k == K_EMPTY ? NULL : args, shared, s, o->via_launch), it, index,
+        check(launch_door(DOOR(0), fn, grid, block, o->k == K_EMPTY ? NULL : args, shared, s, o->via_launch), it, index,
               kernel_names[o->k], 0);
         break;
     }
@@ -1043,21 +1159,21 @@ static void run_op(const struct op *o, int it, int index)
             doff = (doff + it * 7) % (P.n - o->len + 1);
             soff = (soff + it * 3) % (P.n - o->len + 1);
         }
-        check(cudaMemcpyAsync(dst + doff, src + soff, o->len * fsz, kind_of(o, cudaMemcpyDeviceToDevice), s), it, index,
-              "cudaMemcpyAsync D2D", 0);
+        check(door_memcpy(DOOR(0), dst + doff, src + soff, o->len * fsz, kind_of(o, cudaMemcpyDeviceToDevice), s), it,
+              index, "cudaMemcpyAsync D2D", 0);
         break;
     }
     case OP_H2D_PINNED: {
         const float *src = pinned_src[o->swap ? (o->which ^ odd) : o->which];
-        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
-                              kind_of(o, cudaMemcpyHostToDevice), s),
+        check(door_memcpy(DOOR(0), buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
+                          kind_of(o, cudaMemcpyHostToDevice), s),
               it, index, "cudaMemcpyAsync H2D pinned", 0);
         break;
     }
     case OP_H2D_PAGEABLE: {
         float *src = pageable_src[o->which];
-        check(cudaMemcpyAsync(buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
-                              kind_of(o, cudaMemcpyHostToDevice), s),
+        check(door_memcpy(DOOR(0), buffers[o->b[0]] + o->off, src + o->off2, o->len * fsz,
+                          kind_of(o, cudaMemcpyHostToDevice), s),
               it, index, "cudaMemcpyAsync H2D pageable", 0);
         /* CUDA took the bytes: the program may change them at once. */
         for (int i = 0; i < o->len; i++)
@@ -1066,51 +1182,51 @@ static void run_op(const struct op *o, int it, int index)
     }
     case OP_D2H_PINNED: {
         int doff = o->vary ? (o->off + it * 5) % (P.n - o->len + 1) : o->off;
-        check(cudaMemcpyAsync(pinned_dst[o->s] + doff, buffers[o->b[0]] + o->off2, o->len * fsz,
-                              kind_of(o, cudaMemcpyDeviceToHost), s),
+        check(door_memcpy(DOOR(0), pinned_dst[o->s] + doff, buffers[o->b[0]] + o->off2, o->len * fsz,
+                          kind_of(o, cudaMemcpyDeviceToHost), s),
               it, index, "cudaMemcpyAsync D2H pinned", 0);
         break;
     }
     case OP_MEMSET: {
         int v = set_values[(o->ival + (o->vary ? it : 0)) % 6];
-        check(cudaMemsetAsync(buffers[o->b[0]] + o->off, v, o->len * fsz, s), it, index, "cudaMemsetAsync", 0);
+        check(door_memset(DOOR(0), buffers[o->b[0]] + o->off, v, o->len * fsz, s), it, index, "cudaMemsetAsync", 0);
         break;
     }
     case OP_HOST_FUNC: {
         struct host_data *h = &host_data[o->s][o->swap ? (o->which ^ odd) : o->which];
-        check(cudaLaunchHostFunc(s, o->ival ? host_fn1 : host_fn0, h), it, index, "cudaLaunchHostFunc", 0);
+        check(door_host_func(DOOR(0), s, o->ival ? host_fn1 : host_fn0, h), it, index, "cudaLaunchHostFunc", 0);
         break;
     }
-    case OP_RECORD: check(cudaEventRecord(events[o->ev], s), it, index, "cudaEventRecord", 0); break;
-    case OP_WAIT: check(cudaStreamWaitEvent(s, events[o->ev], 0), it, index, "cudaStreamWaitEvent", 0); break;
-    case OP_QUERY_STREAM: check(cudaStreamQuery(s), it, index, "cudaStreamQuery", 1); break;
-    case OP_QUERY_EVENT: check(cudaEventQuery(events[o->ev]), it, index, "cudaEventQuery", 1); break;
-    case OP_SYNC_STREAM: check(cudaStreamSynchronize(s), it, index, "cudaStreamSynchronize", 0); break;
-    case OP_SYNC_EVENT: check(cudaEventSynchronize(events[o->ev]), it, index, "cudaEventSynchronize", 0); break;
+    case OP_RECORD: check(door_record(DOOR(0), events[o->ev], s), it, index, "cudaEventRecord", 0); break;
+    case OP_WAIT: check(door_wait(DOOR(0), s, events[o->ev]), it, index, "cudaStreamWaitEvent", 0); break;
+    case OP_QUERY_STREAM: check(door_stream_query(DOOR(0), s), it, index, "cudaStreamQuery", 1); break;
+    case OP_QUERY_EVENT: check(door_event_query(DOOR(0), events[o->ev]), it, index, "cudaEventQuery", 1); break;
+    case OP_SYNC_STREAM: check(door_stream_sync(DOOR(0), s), it, index, "cudaStreamSynchronize", 0); break;
+    case OP_SYNC_EVENT: check(door_event_sync(DOOR(0), events[o->ev]), it, index, "cudaEventSynchronize", 0); break;
     case OP_MALLOC_FREE: {
         float *tmp = NULL, *y = buffers[o->b[0]], a = 0.5f;
         int n = P.n;
         check(cudaMalloc((void **)&tmp, (size_t)P.n * fsz), it, index, "cudaMalloc", 0);
-        check(cudaMemsetAsync(tmp, set_values[o->ival], (size_t)P.n * fsz, s), it, index, "cudaMemsetAsync tmp", 0);
+        check(door_memset(DOOR(0), tmp, set_values[o->ival], (size_t)P.n * fsz, s), it, index, "cudaMemsetAsync tmp", 0);
         void *args[] = {&a, &tmp, &y, &n};
         dim3 grid = {(unsigned)((P.n + 255) / 256), 1, 1}, block = {256, 1, 1};
-        check(cudaLaunchKernel((const void *)k_axpy, grid, block, args, 0, s), it, index, "axpy tmp", 0);
+        check(door_launch(DOOR(1), (const void *)k_axpy, grid, block, args, 0, s, 0), it, index, "axpy tmp", 0);
         check(cudaFree(tmp), it, index, "cudaFree", 0);
         break;
     }
     case OP_SYNC_D2H:
-        check(cudaMemcpy(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost), it,
+        check(door_memcpy_sync(DOOR(0), host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost), it,
               index, "cudaMemcpy D2H", 0);
         sync_sum = sync_sum * 1099511628211ull ^ hash_floats(host_scratch, o->len * fsz);
         break;
     case OP_SYNC_H2D:
         fill_host(pinned_sync, P.n, (unsigned)(it * 131 + index));
-        check(cudaMemcpy(buffers[o->b[0]] + o->off, pinned_sync + o->off2, o->len * fsz, cudaMemcpyHostToDevice),
+        check(door_memcpy_sync(DOOR(0), buffers[o->b[0]] + o->off, pinned_sync + o->off2, o->len * fsz, cudaMemcpyHostToDevice),
               it, index, "cudaMemcpy H2D", 0);
         fill_host(pinned_sync, P.n, 0); /* done: the copy returned */
         break;
     case OP_D2H_PAGEABLE:
-        check(cudaMemcpyAsync(host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost, s),
+        check(door_memcpy(DOOR(0), host_scratch, buffers[o->b[0]] + o->off2, o->len * fsz, cudaMemcpyDeviceToHost, s),
               it, index, "cudaMemcpyAsync D2H pageable", 0);
         sync_sum = sync_sum * 1099511628211ull ^ hash_floats(host_scratch, o->len * fsz);
         break;
@@ -1119,7 +1235,7 @@ static void run_op(const struct op *o, int it, int index)
         int n = P.n;
         void *args[] = {&y, &v, &n};
         dim3 grid = {1, 1, 1}, block = {2048, 1, 1};
-        check(cudaLaunchKernel((const void *)k_fill, grid, block, args, 0, s), it, index, "bad launch", 0);
+        check(door_launch(DOOR(0), (const void *)k_fill, grid, block, args, 0, s, 0), it, index, "bad launch", 0);
         break;
     }
     case OP_BIG_ARG:
@@ -1155,30 +1271,32 @@ static int end_iteration(int it, int last, int no_final_sync)
 {
     if (last && no_final_sync)
         return 0;
+    const struct door *d = P.end_door; /* [i] stream i's record or sync, [MAX_STREAMS + i] its wait, then the device */
     switch (P.sync_mode) {
-    case 0: check(cudaDeviceSynchronize(), it, -1, "cudaDeviceSynchronize", 0); return 1;
+    case 0: check(door_device_sync(door_at(d[2 * MAX_STREAMS], it)), it, -1, "cudaDeviceSynchronize", 0); return 1;
     case 1:
         for (int i = P.nstreams; i-- > 0;)
-            check(cudaStreamSynchronize(streams[i]), it, -1, "cudaStreamSynchronize", 0);
+            check(door_stream_sync(door_at(d[i], it), streams[i]), it, -1, "cudaStreamSynchronize", 0);
         return 1;
     case 2:
         if (!last && it % P.sync_every != P.sync_every - 1)
             return 0;
-        check(cudaDeviceSynchronize(), it, -1, "cudaDeviceSynchronize", 0);
+        check(door_device_sync(door_at(d[2 * MAX_STREAMS], it)), it, -1, "cudaDeviceSynchronize", 0);
         return 1;
     default:
         for (int i = 1; i < P.nstreams; i++) {
-            check(cudaEventRecord(join_events[i], streams[i]), it, -1, "cudaEventRecord join", 0);
-            check(cudaStreamWaitEvent(streams[0], join_events[i], 0), it, -1, "cudaStreamWaitEvent join", 0);
+            check(door_record(door_at(d[i], it), join_events[i], streams[i]), it, -1, "cudaEventRecord join", 0);
+            check(door_wait(door_at(d[MAX_STREAMS + i], it), streams[0], join_events[i]), it, -1,
+                  "cudaStreamWaitEvent join", 0);
         }
-        check(cudaStreamSynchronize(streams[0]), it, -1, "cudaStreamSynchronize join", 0);
+        check(door_stream_sync(door_at(d[MAX_STREAMS], it), streams[0]), it, -1, "cudaStreamSynchronize join", 0);
         return 1;
     }
 }
 
 int main(int argc, char **argv)
 {
-    int dump_only = 0, drop = 0, no_final_sync = 0, iters = 0;
+    int dump_only = 0, drop = 0, no_final_sync = 0, iters = 0, runtime_door_only = 0;
     const char *keep = NULL;
     const char *seed_arg = NULL;
     for (int i = 1; i < argc; i++) {
@@ -1188,6 +1306,10 @@ int main(int argc, char **argv)
             drop = 1;
         else if (!strcmp(argv[i], "--no-final-sync"))
             no_final_sync = 1;
+        else if (!strcmp(argv[i], "--runtime-only"))
+            runtime_door_only = 1;
+        else if (!strncmp(argv[i], "--door-mask=", 12))
+            door_mask = (unsigned)strtoul(argv[i] + 12, NULL, 0);
         else if (!strncmp(argv[i], "--iters=", 8))
             iters = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "--keep=", 7))
@@ -1196,12 +1318,14 @@ int main(int argc, char **argv)
             seed_arg = argv[i];
     }
     if (seed_arg == NULL) {
-        fprintf(stderr, "usage: %s [--dump] [--drop] [--no-final-sync] SEED\n", argv[0]);
+        fprintf(stderr, "usage: %s [--dump] [--drop] [--no-final-sync] [--runtime-only] [--iters=N] [--keep=I,...] SEED\n",
+                argv[0]);
         return 2;
     }
     uint64_t seed = strtoull(seed_arg, NULL, 10);
     setvbuf(stdout, NULL, _IOLBF, 0);
     generate(seed);
+    assign_doors(seed);
     if (iters > 0)
         P.iters = iters;
     if (keep)
@@ -1213,6 +1337,9 @@ int main(int argc, char **argv)
         return 0;
     }
     require_device();
+    door_init();
+    if (runtime_door_only)
+        runtime_only();
     printf("seed %llu: %d streams, %d buffers, %d calls in the body, %d iterations\n", (unsigned long long)seed,
            P.nstreams, P.nbuffers, P.count, P.iters);
     print_stress_kinds();
@@ -1289,9 +1416,9 @@ int main(int argc, char **argv)
                 if (P.shape_action == 0 && movable(o))
                     continue;
                 if (P.shape_action == 2)
-                    check(cudaStreamQuery(streams[o->s]), it, i, "cudaStreamQuery (shape)", 1);
+                    check(door_stream_query(door_at(P.shape_door, it), streams[o->s]), it, i, "cudaStreamQuery (shape)", 1);
                 if (P.shape_action == 3)
-                    check(cudaStreamSynchronize(streams[o->s]), it, i, "cudaStreamSynchronize (shape)", 0);
+                    check(door_stream_sync(door_at(P.shape_door, it), streams[o->s]), it, i, "cudaStreamSynchronize (shape)", 0);
                 if (P.shape_action == 4) {
                     void *scratch = NULL;
                     check(cudaMalloc(&scratch, 256), it, i, "cudaMalloc (shape)", 0);
@@ -1314,7 +1441,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < P.nstreams; i++)
                 trajectory = (trajectory ^ hash_floats(pinned_dst[i], bytes)) * 1099511628211ull;
         }
-        cudaError_t e = cudaGetLastError();
+        cudaError_t e = door_get_last_error();
         if (e != cudaSuccess)
             printf("iteration %d: cudaGetLastError: %s\n", it, cudaGetErrorName(e));
     }
@@ -1343,6 +1470,6 @@ int main(int argc, char **argv)
     printf("synchronous copies: %016llx\n", (unsigned long long)sync_sum);
     printf("trajectory (every buffer after every synchronised iteration): %016llx\n",
            (unsigned long long)trajectory);
-    printf("errors %lu, last error %s\n", error_count, cudaGetErrorName(cudaGetLastError()));
+    printf("errors %lu, last error %s\n", error_count, cudaGetErrorName(door_get_last_error()));
     return 0;
 }

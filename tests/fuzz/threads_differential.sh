@@ -24,6 +24,13 @@
 # seed and scheduler seed, and so must letting the two threads of an ordered
 # pair go in either order (--no-pair-order).
 #
+# The driver door (random_threads.c, tests/fuzz/fuzz_door.h): in most seeds
+# a share of the calls goes through the driver API, in a fifth every call
+# that can (stress kinds driver_door and driver_only, under the rule above).
+# Every seed with driver calls must show them in the first auto run's exit
+# event (foreign_calls: the shim's wrappers saw them), and the probe seeds
+# must print the same with every call through the runtime (--runtime-only).
+#
 # Seeds that once failed are rerun ten times each at the end (their failure
 # depended on timing: 13 of 40 runs of seed 1916 differed before the fix).
 #
@@ -98,6 +105,21 @@ if [ "$1" = "--worker" ]; then
             done
             echo
         } | { read -r r1 o1 l1 r2 o2 l2; echo "$seed $r1 $o1 $r2 $o2 $l1 $l2 ${kinds:--}"; } >> "$dir/stats.$$"
+        # The driver door: driver calls the shim's wrappers saw (the exit event's foreign_calls), replays, those
+        # of regions of 8 or more calls (first auto run); and the program's driver_door and driver_only counts.
+        door=$(sed -n 's/^stress kinds: .* driver_door \([0-9]*\) driver_only \([0-9]*\).*/\1 \2/p' "$o.off")
+        awk -v seed="$seed" -v door="${door:-0 0}" '
+            /"ev":"exit"/ && match($0, /"foreign_calls":\{[^}]*\}/) {
+                n = split(substr($0, RSTART, RLENGTH), parts, ":")
+                for (i = 3; i <= n; i++) foreign += parts[i] + 0
+            }
+            /"ev":"region_summary"/ {
+                r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
+                replays += r
+                if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8) long += r
+            }
+            END { printf "%s %s %d %d %d\n", seed, door, foreign, replays, long }' "$o.trace" 2> /dev/null \
+            >> "$dir/door.$$" || echo "$seed ${door:-0 0} 0 0 0" >> "$dir/door.$$"
         rm -f "$o.off2" "$o.auto" "$o.auto2" "$o.robust" "$o.trace" "$o.trace2" "$o".*err
     done
     exit 0
@@ -151,8 +173,33 @@ cat "$WORK/kinds"
 [ "$seeds" -lt 50 ] || [ $((other_seeds * 4)) -ge "$seeds" ] ||
     fail "another thread's call submitted held-back work in only $other_seeds of $seeds seeds"
 
-# ---- the comparison can fail: without the GPU wait of a handoff the output depends on the scheduler
+# ---- the driver door: the shim saw the driver calls of every seed that made some, and replayed them
+cat "$WORK"/door.* > "$WORK/door"
+awk '
+    $2 > 0 { door++; if ($4 > 0) seen++; else unseen = unseen " " $1; if ($5 > 0) replayed++; if ($6 > 0) long++ }
+    $3 > 0 { only++; if ($6 > 0) only_long++ }
+    END { print door + 0, seen + 0, replayed + 0, long + 0, only + 0, only_long + 0, (unseen == "" ? "-" : unseen) }
+' "$WORK/door" > "$WORK/door.totals"
+read -r door seen door_replayed door_long only only_long unseen < "$WORK/door.totals"
+echo "driver door: driver calls in $door of $seeds seeds, seen by the shim in $seen, graphs replayed in" \
+    "$door_replayed, regions of 8 or more calls in $door_long; every call through the driver in $only seeds," \
+    "regions of 8 or more calls replayed in $only_long of them"
+[ "$seen" -eq "$door" ] || fail "the shim saw no driver call in seeds with driver calls:$unseen"
+[ $((door_long * 2)) -ge "$door" ] || fail "regions of 8 or more calls were replayed in only $door_long of the $door seeds with driver calls"
+[ "$seeds" -lt 200 ] || [ $((only_long * 2)) -ge "$only" ] ||
+    fail "regions of 8 or more calls were replayed in only $only_long of the $only driver-only seeds"
+
+# ---- the doors do the same work: every call through the runtime prints the same
 probe=$((seeds < 40 ? seeds : 40))
+differ=
+for seed in $(seq "$first" $((first + probe - 1))); do
+    [ -f "$WORK/$seed.off" ] || continue
+    with_shim STANDIN_SEED=$((seed % 7 + 1)) REPRISE_MODE=off "$prog" --runtime-only "$seed" > "$WORK/runtime" 2> /dev/null
+    cmp -s "$WORK/runtime" "$WORK/$seed.off" || differ="$differ $seed"
+done
+[ -z "$differ" ] || fail "the runtime door printed other than the seed's doors in seeds$differ (random_threads --runtime-only)"
+
+# ---- the comparison can fail: without the GPU wait of a handoff the output depends on the scheduler
 find_racy_seed "$prog" --no-handoff-wait off "$first" $((first + probe - 1))
 if [ -n "$caught" ]; then
     echo "skipping the GPU wait of the handoffs changed the output ($caught)"
