@@ -75,9 +75,13 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         in_engine = false;
         return false;
     }
-    /* The sequence ends here, before the call. */
+    /* The sequence ends here, before the call.  Another thread may have submitted this thread's per-thread
+       work on the legacy stream since the check above (it takes the lock): the stream waits for it before
+       the call (a sync of it) goes on, with nothing held back left to move (found by the threads fuzzer). */
     tracker_lock(me);
     end_sequence(me, true, reason, name);
+    if (__builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0))
+        rejoin_moved_work(me);
     tracker_unlock(me);
     in_engine = false;
     return false;
