@@ -71,15 +71,18 @@ bool caller_rescan(uintptr_t addr)
     bool complete = true;
     for (int i = 0; i < CALLER_RANGES; i++)
         complete &= atomic_load_explicit(&caller_ranges[i].hi, memory_order_relaxed) != 0;
-    if (complete)
+    unsigned generation = atomic_load_explicit(&real_found_generation, memory_order_acquire);
+    if (complete) {
+        /* Nothing left to find: callers' next checks stop at the generation compare (caller_is_runtime). */
+        atomic_store_explicit(&caller_scanned_generation, generation + 1, memory_order_release);
         return false; /* a foreign caller: the common answer, without a lock */
+    }
     /*
      * A process without a dynamic runtime (the static one is in the
      * program's text) never completes the ranges: scan again only once a
      * runtime function was found since, which its first hooked call does
      * before any of its driver calls, and not for every foreign call.
      */
-    unsigned generation = atomic_load_explicit(&real_found_generation, memory_order_acquire);
     if (atomic_load_explicit(&caller_scanned_generation, memory_order_acquire) == generation + 1)
         return caller_in_ranges(addr);
     struct load_counters now;

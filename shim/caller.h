@@ -18,7 +18,7 @@ extern struct text_range caller_ranges[CALLER_RANGES];
 bool caller_rescan(uintptr_t addr);
 
 /* Whether address a lies in one of the ranges known so far. */
-static inline bool caller_in_ranges(uintptr_t a)
+static inline __attribute__((always_inline)) bool caller_in_ranges(uintptr_t a)
 {
     for (int i = 0; i < CALLER_RANGES; i++) {
         uintptr_t hi = atomic_load_explicit(&caller_ranges[i].hi, memory_order_acquire); /* 0: not known yet */
@@ -39,7 +39,7 @@ extern atomic_uint real_found_generation;
  * program) the ranges stay incomplete, and a generation compare says that
  * nothing could have changed since the last look.
  */
-static inline bool caller_is_runtime(const void *return_address)
+static inline __attribute__((always_inline)) bool caller_is_runtime(const void *return_address)
 {
     uintptr_t a = (uintptr_t)return_address;
     if (caller_in_ranges(a))

@@ -25,7 +25,7 @@ bool calling_object_learn(uintptr_t a, bool *communication);
  * library, whose work is never held back.  A few compares over the objects
  * met so far; the first call from a new object looks it up.
  */
-static inline bool calling_object_is_communication(const void *return_address)
+static inline __attribute__((always_inline)) bool calling_object_is_communication(const void *return_address)
 {
     uintptr_t a = (uintptr_t)return_address;
     unsigned n = atomic_load_explicit(&calling_object_count, memory_order_acquire);

@@ -3,7 +3,7 @@
  * stand-in, to count what a held-back call costs the shim (callgrind;
  * tools/callgrind-auto runs it).
  *
- *     held_back_loop api|stub [KERNELS [ITERS]]
+ *     held_back_loop api|stub|driver [KERNELS [ITERS]]
  *
  * Each iteration launches KERNELS small kernels on one non-blocking stream
  * and synchronises it: axpy with arguments that are the same every
@@ -11,7 +11,10 @@
  * every iteration (a node patched per replay).  api launches with
  * cudaLaunchKernel; stub launches as nvcc compiles <<<>>> since CUDA 12.8:
  * the launch expression pushes the call configuration, the kernel's host
- * stub pops it and calls __cudaLaunchKernel with the kernel's handle.
+ * stub pops it and calls __cudaLaunchKernel with the kernel's handle; driver
+ * launches with cuLaunchKernel and synchronises with cuStreamSynchronize from
+ * the program's own text, as a program built with the static runtime does
+ * (the shim's driver front door).
  * Prints a checksum, which must not depend on the shim's mode.
  */
 #include <stdbool.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "../../kernels/kernels.h"
@@ -62,9 +66,22 @@ static void k_add_step_stub(float *y, float s, int step, int n)
     (void)__cudaLaunchKernel(handle, grid, block, args, shared, stream);
 }
 
-/* One iteration's launches, through cudaLaunchKernel or, if stub, as <<<>>> compiles. */
-static void iteration(cudaStream_t s, int kernels, float *x, float *y, int it, bool stub)
+enum style { STYLE_API, STYLE_STUB, STYLE_DRIVER };
+
+/* One launch of 1 block of N threads through the runtime (api) or the driver (a CUfunction is the twin's address). */
+static void launch(enum style style, const void *func, void **args, cudaStream_t s)
 {
+    dim3 grid = {1, 1, 1}, block = {N, 1, 1};
+    if (style == STYLE_DRIVER)
+        (void)cuLaunchKernel((CUfunction)func, 1, 1, 1, N, 1, 1, 0, (CUstream)s, args, NULL);
+    else
+        (void)cudaLaunchKernel(func, grid, block, args, 0, s);
+}
+
+/* One iteration's launches, through cudaLaunchKernel, as <<<>>> compiles (stub), or through cuLaunchKernel. */
+static void iteration(cudaStream_t s, int kernels, float *x, float *y, int it, enum style style)
+{
+    bool stub = style == STYLE_STUB;
     dim3 grid = {1, 1, 1}, block = {N, 1, 1};
     int n = N;
     for (int k = 0; k < kernels; k++) {
@@ -75,7 +92,7 @@ static void iteration(cudaStream_t s, int kernels, float *x, float *y, int it, b
                     k_add_step_stub(x, step, it, n);
             } else {
                 void *args[] = {&x, &step, &it, &n};
-                (void)cudaLaunchKernel((const void *)k_add_step, grid, block, args, 0, s);
+                launch(style, (const void *)k_add_step, args, s);
             }
             continue;
         }
@@ -86,14 +103,15 @@ static void iteration(cudaStream_t s, int kernels, float *x, float *y, int it, b
                 k_axpy_stub(a, in, out, n);
         } else {
             void *args[] = {&a, &in, &out, &n};
-            (void)cudaLaunchKernel((const void *)k_axpy, grid, block, args, 0, s);
+            launch(style, (const void *)k_axpy, args, s);
         }
     }
 }
 
 int main(int argc, char **argv)
 {
-    bool stub = argc > 1 && strcmp(argv[1], "stub") == 0;
+    const char *name = argc > 1 ? argv[1] : "api";
+    enum style style = strcmp(name, "stub") == 0 ? STYLE_STUB : strcmp(name, "driver") == 0 ? STYLE_DRIVER : STYLE_API;
     int kernels = argc > 2 ? atoi(argv[2]) : 100;
     int iters = argc > 3 ? atoi(argv[3]) : 1000;
     require_device();
@@ -110,13 +128,16 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int it = 0; it < iters; it++) {
-        iteration(s, kernels, x, y, it, stub);
-        (void)cudaStreamSynchronize(s);
+        iteration(s, kernels, x, y, it, style);
+        if (style == STYLE_DRIVER)
+            (void)cuStreamSynchronize((CUstream)s);
+        else
+            (void)cudaStreamSynchronize(s);
     }
     cudaError_t last = cudaGetLastError();
     if (cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
         return 1;
-    printf("mode %s kernels %d iters %d last error %s\n", stub ? "stub" : "api", kernels, iters,
+    printf("mode %s kernels %d iters %d last error %s\n", name, kernels, iters,
            cudaGetErrorName(last));
     report_hash("y", h, sizeof h);
     return 0;

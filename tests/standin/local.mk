@@ -286,7 +286,7 @@ endif
 ## that its output does not depend on the mode.
 check_PROGRAMS += tests/bench/held_back_loop
 tests_bench_held_back_loop_SOURCES = tests/bench/held_back_loop.c tests/report.h kernels/kernels.h
-tests_bench_held_back_loop_LDADD = $(STANDIN_LINK_LIBS)
+tests_bench_held_back_loop_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_bench_held_back_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/bench/held_back.sh
 EXTRA_DIST += tests/bench/held_back.sh
