@@ -113,7 +113,7 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
         DRIVER_WRAPPER_START(name, params);                                                               \
         if (__builtin_expect(shim_observing, 0)) {                                                       \
             if (!caller_is_runtime(caller)) {                                                             \
-                if (foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                             \
+                if (foreign_call(DRIVER_ID_##name, (const void *)(stream), caller)) {                     \
                     CUresult result = real args; /* into the shim's capture */                            \
                     engine_foreign_done();                                                                \
                     return result;                                                                        \
@@ -148,7 +148,7 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                 cudaError_t held;                                                                         \
                 return engine_driver_call(&call, &held) ? (CUresult)held : real args;                     \
             }                                                                                             \
-            if (foreign_call(DRIVER_ID_##name, (const void *)(stream))) {                                 \
+            if (foreign_call(DRIVER_ID_##name, (const void *)(stream), caller)) {                         \
                 CUresult result = real args; /* into the shim's capture */                                \
                 engine_foreign_done();                                                                    \
                 return result;                                                                            \

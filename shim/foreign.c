@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "calling_object.h"
 #include "foreign.h"
 #include "hooks.h"
 #include "observe.h"
@@ -50,14 +51,16 @@ void foreign_count(enum driver_id id, const void *stream)
 }
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
-bool foreign_call(enum driver_id id, const void *stream)
+bool foreign_call(enum driver_id id, const void *stream, const void *caller)
 {
     if (shim_counting)
         foreign_count(id, stream);
     if (!shim_auto)
         return false;
     enum driver_kind kind = driver_table[id].kind;
+    /* A communication library's work never goes into a graph, not even the robust path's capture. */
+    bool capturable = kind == DRIVER_KIND_CAPTURABLE && !calling_object_is_communication(caller);
     return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                               kind == DRIVER_KIND_CAPTURABLE, boundary_reason_of(driver_table[id].name));
+                               capturable, boundary_reason_of(driver_table[id].name));
 }

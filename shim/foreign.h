@@ -8,10 +8,11 @@
 
 /*
  * A wrapped driver function called by someone other than the runtime or
- * the shim, on stream (NULL: none).  True if the call goes into the
- * shim's capture: call engine_foreign_done once it is forwarded.
+ * the shim, on stream (NULL: none), from return address caller.  True if
+ * the call goes into the shim's capture: call engine_foreign_done once it
+ * is forwarded.
  */
-bool foreign_call(enum driver_id id, const void *stream);
+bool foreign_call(enum driver_id id, const void *stream, const void *caller);
 
 /* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
 void foreign_count(enum driver_id id, const void *stream);

@@ -89,6 +89,23 @@ with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$THREADS" > "$WORK/threa
 ! cmp -s "$WORK/threads.out" "$WORK/threads.unseen.out" ||
     fail "driver_threads: unseen launches did not change auto's output"
 
+# The same library under a communication library's name (tests/standin/libnccl_standin.so): its launches are
+# never held back (NCCL's kernels wait for each other through host memory), each ends a region, and the
+# program's runtime work between them is still graphed.
+NCCL="$top_builddir/tests/standin/driver_library_nccl"
+"$NCCL" > "$WORK/nccl.plain" || fail "driver_library_nccl without the shim exited $?"
+cmp -s "$WORK/plain.out" "$WORK/nccl.plain" || fail "driver_library_nccl prints otherwise than driver_library"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info "$NCCL" > "$WORK/nccl.out" 2> "$WORK/nccl.log" ||
+    fail "driver_library_nccl under auto exited $?"
+cmp -s "$WORK/plain.out" "$WORK/nccl.out" || fail "driver_library_nccl under auto: output differs"
+expect_count "$WORK/nccl.log" "libnccl_standin.so is a communication library: its driver calls are never held back" 1
+expect_in "$WORK/nccl.log" "replayed as a graph"
+# Against the same library under its own name, whose launches are graphed: the regions here are shorter.
+longest() { sed -n 's/.*region [0-9]*: \([0-9]*\) calls on.*/\1/p' "$1" | sort -n | tail -1; }
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info "$PROG" > /dev/null 2> "$WORK/blas.log"
+[ "$(longest "$WORK/nccl.log")" -lt "$(longest "$WORK/blas.log")" ] ||
+    fail "the communication library's launches were held back: longest region $(longest "$WORK/nccl.log") calls, as long as with the graphed library's ($(longest "$WORK/blas.log"))"
+
 # A program linking libcuda and importing a driver work function without a wrapper: the robust path only.
 IMPORT="$top_builddir/tests/standin/driver_import"
 "$IMPORT" > "$WORK/import.out" || fail "driver_import without the shim exited $?"

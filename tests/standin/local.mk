@@ -313,8 +313,20 @@ tests_standin_libfakeblas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -n
 	-export-symbols-regex '^fakeblas_'
 tests_standin_libfakeblas_la_LIBADD = tests/standin/libcudart_standin.la -ldl -lpthread
 
+## The same fake library under a communication library's name (libnccl*): its launches are never held back.
+check_LTLIBRARIES += tests/standin/libnccl_standin.la
+tests_standin_libnccl_standin_la_SOURCES = $(tests_standin_libfakeblas_la_SOURCES)
+tests_standin_libnccl_standin_la_CPPFLAGS = $(tests_standin_libfakeblas_la_CPPFLAGS)
+tests_standin_libnccl_standin_la_CFLAGS = $(tests_standin_libfakeblas_la_CFLAGS)
+tests_standin_libnccl_standin_la_LDFLAGS = $(tests_standin_libfakeblas_la_LDFLAGS)
+tests_standin_libnccl_standin_la_LIBADD = $(tests_standin_libfakeblas_la_LIBADD)
+
 check_PROGRAMS += tests/scenarios/driver_library tests/scenarios/driver_threads tests/standin/driver_import \
-	tests/standin/dlsym_check
+	tests/standin/dlsym_check tests/standin/driver_library_nccl
+tests_standin_driver_library_nccl_SOURCES = tests/scenarios/driver_library.c $(STANDIN_SCENARIO_INCS)
+tests_standin_driver_library_nccl_LDADD = tests/standin/libnccl_standin.la tests/standin/driver/libcuda.la \
+	$(STANDIN_LINK_LIBS)
+tests_standin_driver_library_nccl_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_driver_threads_SOURCES = tests/scenarios/driver_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_driver_threads_LDADD = tests/standin/libfakeblas.la $(STANDIN_LINK_LIBS) -lpthread
 tests_scenarios_driver_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
