@@ -67,6 +67,22 @@ static inline int call_api_driver_id(enum hook_id api)
 /* The kind of call a function makes (a driver function that is no front door: CALL_KIND_COUNT). */
 enum call_kind call_api_kind(unsigned api);
 
+/* The kinds of call that can be graph nodes (launches, copies, sets, host functions, event records and waits). */
+#define CALL_KINDS_NODE                                                                                     \
+    ((1u << CALL_LAUNCH) | (1u << CALL_COPY) | (1u << CALL_SET) | (1u << CALL_HOST_FUNC) |                  \
+     (1u << CALL_EVENT_RECORD) | (1u << CALL_EVENT_WAIT))
+/* The kinds of call that order nothing against stream work (creations, capture questions, error checks). */
+#define CALL_KINDS_NO_ORDER                                                                                 \
+    ((1u << CALL_EVENT_CREATE) | (1u << CALL_STREAM_CREATE) | (1u << CALL_CAPTURE_QUERY) |                   \
+     (1u << CALL_CAPTURE_STATUS) | (1u << CALL_CAPTURE_INFO) | (1u << CALL_ERROR_CHECK))
+
+/* Whether kind is one of the set (CALL_KINDS_*). */
+static inline bool call_kind_in(enum call_kind kind, unsigned set)
+{
+    _Static_assert(CALL_KIND_COUNT <= 32, "call kinds must fit a 32-bit set");
+    return (set >> kind) & 1u;
+}
+
 /* The name of the function a call was made through, for logs ("cudaLaunchKernel", "cuLaunchKernel_ptsz"). */
 const char *call_api_name(enum hook_id api);
 

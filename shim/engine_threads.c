@@ -9,28 +9,14 @@
 /* Whether another thread's call c could be ordered against the work t holds back. */
 bool interacts(const struct tracker *t, const struct call *c)
 {
-    switch (c->kind) {
-    case CALL_ERROR_CHECK:
-    case CALL_EVENT_CREATE:
-    case CALL_STREAM_CREATE:
-    case CALL_CAPTURE_QUERY:
-    case CALL_CAPTURE_STATUS:
-    case CALL_CAPTURE_INFO:
+    if (call_kind_in(c->kind, CALL_KINDS_NO_ORDER))
         return false;
-    case CALL_LAUNCH:
-    case CALL_COPY:
-    case CALL_SET:
-    case CALL_HOST_FUNC:
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_WAIT:
-    case CALL_STREAM_SYNC:
-    case CALL_QUERY:
-    case CALL_EVENT_SYNC:
-    case CALL_EVENT_QUERY:
-        break;
-    default:
-        return true; /* device-wide: syncs, allocations, frees, graphs, other copies */
-    }
+    /* Anything else but stream work and stream or event waits is device-wide: syncs, allocations, frees,
+       graphs, other copies. */
+    unsigned on_streams = CALL_KINDS_NODE | (1u << CALL_STREAM_SYNC) | (1u << CALL_QUERY) |
+                          (1u << CALL_EVENT_SYNC) | (1u << CALL_EVENT_QUERY);
+    if (!call_kind_in(c->kind, on_streams))
+        return true;
     if (t->held_everything)
         return true;
     bool has_stream = c->kind != CALL_EVENT_SYNC && c->kind != CALL_EVENT_QUERY;
