@@ -14,7 +14,7 @@ tests_fuzz_random_program_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/differential.sh
-EXTRA_DIST += tests/fuzz/differential.sh
+EXTRA_DIST += tests/fuzz/differential.sh tests/fuzz/door_checks.sh
 
 ## The multi-threaded one: tests/fuzz/random_threads generates a race-free
 ## program of 2..3 host threads that hand buffers to each other per seed;

@@ -173,21 +173,9 @@ cat "$WORK/kinds"
 [ "$seeds" -lt 50 ] || [ $((other_seeds * 4)) -ge "$seeds" ] ||
     fail "another thread's call submitted held-back work in only $other_seeds of $seeds seeds"
 
-# ---- the driver door: the shim saw the driver calls of every seed that made some, and replayed them
-cat "$WORK"/door.* > "$WORK/door"
-awk '
-    $2 > 0 { door++; if ($4 > 0) seen++; else unseen = unseen " " $1; if ($5 > 0) replayed++; if ($6 > 0) long++ }
-    $3 > 0 { only++; if ($6 > 0) only_long++ }
-    END { print door + 0, seen + 0, replayed + 0, long + 0, only + 0, only_long + 0, (unseen == "" ? "-" : unseen) }
-' "$WORK/door" > "$WORK/door.totals"
-read -r door seen door_replayed door_long only only_long unseen < "$WORK/door.totals"
-echo "driver door: driver calls in $door of $seeds seeds, seen by the shim in $seen, graphs replayed in" \
-    "$door_replayed, regions of 8 or more calls in $door_long; every call through the driver in $only seeds," \
-    "regions of 8 or more calls replayed in $only_long of them"
-[ "$seen" -eq "$door" ] || fail "the shim saw no driver call in seeds with driver calls:$unseen"
-[ $((door_long * 2)) -ge "$door" ] || fail "regions of 8 or more calls were replayed in only $door_long of the $door seeds with driver calls"
-[ "$seeds" -lt 200 ] || [ $((only_long * 2)) -ge "$only" ] ||
-    fail "regions of 8 or more calls were replayed in only $only_long of the $only driver-only seeds"
+# ---- the driver door (tests/fuzz/door_checks.sh)
+. "$top_srcdir/tests/fuzz/door_checks.sh"
+check_driver_door
 
 # ---- the doors do the same work: every call through the runtime prints the same
 probe=$((seeds < 40 ? seeds : 40))
