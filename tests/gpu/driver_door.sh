@@ -149,6 +149,20 @@ for entry in $runs; do
         sed 's/^reprise\[[0-9:]*\] info: /    /' | sort | uniq -c | sort -rn | head -5
 done
 
+# The scenarios written against the driver API only (tests/scenarios/driver_*.c; make gpu-programs), their
+# kernels loaded by name from a module: the same output with no shim and under auto, replayed as graphs.
+export SCENARIO_MODULE="$top_builddir/kernels/all_kernels.fatbin"
+for p in driver_loop driver_mixed mixed_door; do
+    bin="$top_builddir/tests/scenarios/$p.gpu"
+    [ -x "$bin" ] && [ -f "$SCENARIO_MODULE" ] || { fail "$bin or $SCENARIO_MODULE is not built (make gpu-programs)"; continue; }
+    "$bin" > "$WORK/$p.plain" 2>&1 || fail "$p.gpu exits $? without the shim"
+    env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_LOG=info REPRISE_TRIAL=0 "$bin" > "$WORK/$p.auto" \
+        2> "$WORK/$p.auto.log" || fail "$p.gpu exits $? under auto"
+    cmp -s "$WORK/$p.plain" "$WORK/$p.auto" || { fail "$p.gpu: auto prints otherwise"; diff "$WORK/$p.plain" "$WORK/$p.auto" | head -4 >&2; }
+    expect_in "$WORK/$p.auto.log" "replayed as a graph"
+    echo "ok: $p.gpu (driver API only$([ $p = mixed_door ] && echo ', with runtime launches')): identical under auto, replayed"
+done
+
 # reprise run + reprise report on a static program: its region graphed and replayed, as a dynamic one's.
 status=0
 "$REPRISE" run --trace "$WORK/static.trace" -- "$APPS/launch_loop.static" > "$WORK/run.out" 2> "$WORK/run.err" ||

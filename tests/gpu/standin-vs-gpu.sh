@@ -40,7 +40,8 @@ for p in $programs; do
         differ=$((differ + 1))
         continue
     fi
-    "$build/$p.gpu" > "$work/$name.gpu" 2>&1
+    # The driver-only scenarios load their kernels by name from this module (make gpu-programs builds it).
+    SCENARIO_MODULE="$build/kernels/all_kernels.fatbin" "$build/$p.gpu" > "$work/$name.gpu" 2>&1
     rc=$?
     if [ $rc -eq 77 ]; then
         echo "standin-vs-gpu: $p.gpu found no CUDA device: skipped"

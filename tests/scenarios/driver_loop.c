@@ -6,9 +6,6 @@
  * the sum into pinned memory (cuMemAllocHost) and cuStreamSynchronize, 50
  * iterations; once on a created stream and once on the legacy stream (NULL).
  * Prints the sum of every iteration and the buffers' hashes.
- *
- * Stand-in only, for now: a GPU build needs the kernels as a module for
- * cuModuleGetFunction (SCENARIO_MODULE), which make gpu-programs does not make yet.
  */
 #include "driver_scenario.h"
 

@@ -8,9 +8,6 @@
  * at call time), a host function, and a second
  * stream ordered by events both ways (record on one, wait on the other).
  * 40 iterations; prints both streams' sums every iteration.
- *
- * Stand-in only, for now: a GPU build needs the kernels as a module for
- * cuModuleGetFunction (SCENARIO_MODULE), which make gpu-programs does not make yet.
  */
 #include "driver_scenario.h"
 

@@ -7,9 +7,6 @@
  * counter and the driver's combine, which must run in that order. A
  * cudaStreamSynchronize every 10 iterations and at the end; prints a
  * reduction each time and the buffers' hashes.
- *
- * Stand-in only, for now: a GPU build needs the kernels as a module for
- * cuModuleGetFunction (SCENARIO_MODULE), which make gpu-programs does not make yet.
  */
 #include <cuda.h>
 

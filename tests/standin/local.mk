@@ -212,9 +212,13 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/symbol_update.gpu \
 	tests/scenarios/sync_free.gpu \
 	tests/scenarios/two_shapes.gpu \
-	tests/scenarios/two_threads.gpu
+	tests/scenarios/two_threads.gpu \
+	tests/scenarios/driver_loop.gpu \
+	tests/scenarios/driver_mixed.gpu \
+	tests/scenarios/mixed_door.gpu \
+	kernels/all_kernels.fatbin
 CLEANFILES += $(STANDIN_GPU_KERNELS) $(STANDIN_GPU_BINS)
-EXTRA_DIST += kernels/k_add_step.cu kernels/k_apply_coef.cu kernels/k_axpy.cu kernels/k_big_arg.cu kernels/k_combine.cu kernels/k_empty.cu kernels/k_fill.cu kernels/k_poke.cu kernels/k_reduce_sum.cu kernels/k_scale.cu
+EXTRA_DIST += kernels/all_kernels.cu kernels/k_add_step.cu kernels/k_apply_coef.cu kernels/k_axpy.cu kernels/k_big_arg.cu kernels/k_combine.cu kernels/k_empty.cu kernels/k_fill.cu kernels/k_poke.cu kernels/k_reduce_sum.cu kernels/k_scale.cu
 
 if HAVE_NVCC
 gpu-programs: $(STANDIN_GPU_BINS)
@@ -279,6 +283,20 @@ tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_shapes.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
+## The driver-only scenarios as a program built with nvcc's defaults would be: the static runtime (no
+## -cudart shared), libcuda linked, the kernels loaded by name from kernels/all_kernels.fatbin
+## (SCENARIO_MODULE; tests/gpu/standin-vs-gpu.sh sets it).  mixed_door: the shared runtime and libcuda.
+STANDIN_DRIVER_NVCC = $(standin_nvcc_verbose)$(MKDIR_P) `dirname $@` && \
+	$(NVCC) -O2 -arch=sm_90 -gencode arch=compute_90,code=compute_90 -fmad=false -I$(srcdir)/kernels
+STANDIN_DRIVER_GPU_LIBS = -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread
+kernels/all_kernels.fatbin: $(srcdir)/kernels/all_kernels.cu $(STANDIN_GPU_KERNELS)
+	$(STANDIN_DRIVER_NVCC) -fatbin -o $@ $(srcdir)/kernels/all_kernels.cu
+tests/scenarios/driver_loop.gpu: $(srcdir)/tests/scenarios/driver_loop.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_DRIVER_NVCC) -o $@ $(srcdir)/tests/scenarios/driver_loop.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+tests/scenarios/driver_mixed.gpu: $(srcdir)/tests/scenarios/driver_mixed.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_DRIVER_NVCC) -o $@ $(srcdir)/tests/scenarios/driver_mixed.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+tests/scenarios/mixed_door.gpu: $(srcdir)/tests/scenarios/mixed_door.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/mixed_door.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 endif
 
 ## bench_loop on the stand-in, for counting the shim's instructions per
