@@ -18,6 +18,17 @@ expect_in "$WORK/q.report" "x 4.00 us a launch"
 expect_in "$WORK/q.report" "runtime calls intercepted"
 expect_in "$WORK/q.report" "verdict: "
 [ -s "$WORK/q.err" ] && fail "a complete trace gave notes: $(cat "$WORK/q.err")"
+# A program written against the driver API only (as a static runtime is): its driver calls are counted,
+# its regions graphed, as a runtime program's.
+with_shim REPRISE_TRIAL=0 REPRISE_TRACE="$WORK/d.trace" "$TESTS_BIN/scenarios/driver_loop" > /dev/null ||
+    fail "driver_loop exited $?"
+"$REPRISE" report "$WORK/d.trace" > "$WORK/d.report" 2>&1 || fail "report of driver_loop exited $?"
+expect_in "$WORK/d.report" "0 runtime calls intercepted"
+grep -Eq ' [1-9][0-9]* driver calls from outside the runtime' "$WORK/d.report" ||
+    fail "the report of a driver-only program counts no driver call: $(grep 'at exit' "$WORK/d.report")"
+expect_in "$WORK/d.report" "driver calls: cuLaunchKernel "
+awk '$4 == "graphed" && $6 > 0 { found = 1 } END { exit !found }' "$WORK/d.report" ||
+    fail "the report of driver_loop shows no graphed region with replays"
 # The fallback counts are the trace's fallback events, per region and reason.
 n_events=$(grep -c '"ev":"fallback"' "$WORK/q.trace")
 n_report=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ /{ for (i = 11; i <= NF; i++) if ($i ~ /^[0-9]+,?;?$/) s += $i } END { print s + 0 }' "$WORK/q.report")

@@ -47,13 +47,22 @@ static void print_config(const struct json *ev)
 /* Prints the program-level numbers of an exit event. */
 static void print_exit(const struct json *ev)
 {
-    printf("process %ld at exit (mode %s): %.0f runtime calls intercepted\n", (long)json_num(ev, "pid", 0),
-           json_str(ev, "mode", "?"), json_num(ev, "calls_total", 0));
-    const struct json *calls = json_get(ev, "calls");
-    if (calls && calls->type == JSON_OBJECT && calls->count) {
-        printf("  calls:");
-        for (size_t i = 0; i < calls->count; i++)
-            printf("%s %s %.0f", i ? "," : "", calls->keys[i], calls->items[i]->number);
+    /* Driver calls from outside the runtime (a static runtime's, a library's) are work too: count them. */
+    const struct json *foreign = json_get(ev, "foreign_calls");
+    double driver_calls = 0;
+    for (size_t i = 0; foreign && foreign->type == JSON_OBJECT && i < foreign->count; i++)
+        driver_calls += foreign->items[i]->number;
+    printf("process %ld at exit (mode %s): %.0f runtime calls intercepted, %.0f driver calls from outside the "
+           "runtime\n",
+           (long)json_num(ev, "pid", 0), json_str(ev, "mode", "?"), json_num(ev, "calls_total", 0), driver_calls);
+    const struct json *lists[] = {json_get(ev, "calls"), foreign};
+    const char *labels[] = {"calls", "driver calls"};
+    for (int l = 0; l < 2; l++) {
+        if (lists[l] == NULL || lists[l]->type != JSON_OBJECT || lists[l]->count == 0)
+            continue;
+        printf("  %s:", labels[l]);
+        for (size_t i = 0; i < lists[l]->count; i++)
+            printf("%s %s %.0f", i ? "," : "", lists[l]->keys[i], lists[l]->items[i]->number);
         printf("\n");
     }
     const struct json *streams = json_get(ev, "streams");
