@@ -150,6 +150,7 @@ struct region *regions_graph_built(struct region_table *t, struct region *r, voi
     r->graph = graph;
     r->state = REGION_GRAPHED;
     r->stats.builds++;
+    r->stats.instances++;
     r->last_used = ++t->clock;
     if (t->policy.max_graphs == 0 || t->graphs <= t->policy.max_graphs)
         return NULL;
@@ -195,6 +196,13 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
     count_replay(t, r);
     r->stats.calls_saved += r->length;
     r->stats.args_patched += patched;
+    r->stats.unpatched += patched == 0;
+}
+
+/* Counts one more executable instance of r's graph (for a recurring argument set). */
+void regions_instance_made(struct region *r)
+{
+    r->stats.instances++;
 }
 
 /* Records a replay of r on the robust path; it clears r's failures unless r is on trial. */

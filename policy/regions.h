@@ -61,6 +61,8 @@ struct region_stats {
     unsigned long long recaptures;    /* of those, re-captured on the robust path */
     unsigned long long calls_saved;   /* calls not submitted individually */
     unsigned long long args_patched;  /* nodes whose arguments were patched */
+    unsigned long long unpatched;     /* fast-path replays that patched no node */
+    unsigned long long instances;     /* executable instances made: one per graph built, more for recurring argument sets */
     unsigned long long builds;        /* graphs built */
     unsigned long long evictions;     /* graphs evicted */
     unsigned long long fallbacks[FALLBACK_REASON_COUNT];
@@ -128,6 +130,9 @@ struct region *regions_candidate(struct region_table *t, const struct call_sig *
  * caller must destroy the graph of and pass to regions_evicted().
  */
 struct region *regions_graph_built(struct region_table *t, struct region *r, void *graph);
+
+/* Counts one more executable instance of r's graph (for a recurring argument set). */
+void regions_instance_made(struct region *r);
 
 /* Forgets an evicted region's graph; it must be learnt again. */
 void regions_evicted(struct region_table *t, struct region *r);

@@ -111,7 +111,8 @@ void build_graph(struct tracker *t)
         return;
     }
     bool unsupported;
-    struct region_graph *g = region_graph_build(&t->records, why, sizeof why, &unsupported);
+    struct region_graph *g = region_graph_build(&t->records, (unsigned)shim_options.num[OPT_GRAPH_INSTANCES], why,
+                                                sizeof why, &unsupported);
     if (g == NULL) {
         not_graphed(t, r, unsupported ? FALLBACK_UNSUPPORTED : FALLBACK_GRAPH_ERROR, why, why);
         return;
@@ -135,7 +136,16 @@ bool launch_replay(struct tracker *t)
         return false;
     }
     cudaError_t error;
-    int patched = region_graph_launch(r->graph, &t->records, &error);
+    struct graph_launch how;
+    int patched = region_graph_launch(r->graph, &t->records, &how, &error);
+    if (how.made) {
+        /* Made even if the launch then failed: the graph keeps it. */
+        regions_instance_made(r);
+        log_info("region %u: executable instance %u of at most %ld made: its arguments recur in another set "
+                 "(rotating buffers), which it holds from now on without patches",
+                 r->id, how.instances, shim_options.num[OPT_GRAPH_INSTANCES]);
+        trace_event("instance_made", "\"region\":%u,\"instances\":%u", r->id, how.instances);
+    }
     if (patched < 0) {
         fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(error));
         return false;
@@ -147,6 +157,7 @@ bool launch_replay(struct tracker *t)
         log_info("region %u: replayed as a graph (%u calls in one launch, %d nodes patched)", r->id, r->length,
                  patched);
     else
-        log_debug("region %u: replayed (%d nodes patched)", r->id, patched);
+        log_debug("region %u: replayed (%d nodes patched, instance %u of %u)", r->id, patched, how.instance + 1,
+                  how.instances);
     return true;
 }

@@ -24,31 +24,68 @@
 
 #define GRAPH_STREAMS_MAX 16
 
-/* What one node was last given, to patch only what changed. */
+/*
+ * Argument sets.  A region whose arguments rotate among a few values
+ * (ping-pong buffers, a caching allocator handing blocks back in turn)
+ * would have nodes patched at every replay, each patch a driver call.  So
+ * a graph keeps up to max_instances executable instances of its one
+ * CUgraph, each remembering what its nodes hold now and the key (a hash)
+ * of that argument set.  A replay launches the instance launched last if
+ * it holds the same arguments; else the one whose key is the occurrence's;
+ * else, for a set seen before (among the last GRAPH_SEEN_SETS that no
+ * instance held), a new instance while there is room or the least
+ * recently used one; else (a one-off set) the one needing the fewest
+ * patches.  Whatever the chosen one holds that differs is patched: a key
+ * that matched by chance costs patches, never results.
+ */
+#define GRAPH_SEEN_SETS 8
+
+/* What never changes about a node, in every instance. */
 struct graph_node {
     cudaGraphNode_t node;
     enum call_kind kind;
-    unsigned char *args;   /* LAUNCH: the parameter block the node holds now */
-    uint32_t args_size;
-    void *dst;             /* COPY, SET */
-    const void *src;       /* COPY (not staged) */
-    int value;             /* SET */
+    uint32_t args_size;    /* LAUNCH: its parameter block's size */
+    uint32_t args_offset;  /* LAUNCH: where that block is in each instance's args */
     unsigned element_size; /* SET */
-    void *host_data;       /* HOST_FUNC */
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
+};
+
+/* What one node of one instance was last given, to patch only what changed. */
+struct node_state {
+    void *dst;       /* COPY, SET */
+    const void *src; /* COPY (not staged) */
+    void *host_data; /* HOST_FUNC */
+    int value;       /* SET */
+};
+
+/* One executable instance of the graph and the argument set its nodes hold. */
+struct graph_instance {
+    cudaGraphExec_t exec;     /* NULL for the graph's own (built) set */
+    uint64_t key;             /* the set's hash (set_key) */
+    uint64_t last_used;       /* the graph's launch clock when last launched */
+    unsigned char *args;      /* every kernel node's parameter block, at its args_offset */
+    struct node_state *state; /* every node's other arguments */
 };
 
 struct region_graph {
     CUcontext context;                /* current when it was built: its copies and sets run there */
     cudaGraph_t graph;
-    cudaGraphExec_t exec;
     unsigned count;
     struct graph_node *nodes;
+    size_t args_total;                /* the kernel nodes' parameter blocks together */
+    struct graph_instance built;      /* what graph's nodes hold: a new instance starts with it */
+    struct graph_instance instances[GRAPH_INSTANCES_MAX];
+    unsigned instance_count;
+    unsigned max_instances;
+    unsigned last;                    /* the instance launched last */
+    uint64_t clock;                   /* launches, for the instances' LRU */
+    uint64_t seen[GRAPH_SEEN_SETS];   /* keys of recent sets that no instance held */
+    unsigned seen_next;
     unsigned stream_count;            /* streams[0] is the one the graph is launched on */
     cudaStream_t streams[GRAPH_STREAMS_MAX];
     cudaEvent_t before[GRAPH_STREAMS_MAX]; /* other streams' earlier work, joined before the launch */
     cudaEvent_t after;                     /* the launch, joined by the other streams after it */
-    unsigned char *staging;                /* pinned copy sources for pageable copies */
+    unsigned char *staging;                /* pinned copy sources for pageable copies (all instances') */
     size_t staging_size;
     cudaEvent_t staging_free;              /* recorded after each launch: the staging buffer's readers are done */
 };
@@ -101,22 +138,20 @@ static CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void 
                                      .kernelParams = argv};
 }
 
-/* Adds the node for one recorded call, after deps; fills gn. */
+/* Adds the node for one recorded call, after deps; fills node i and what the graph's own set holds there. */
 static CUresult add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
-                         const cudaGraphNode_t *deps, size_t ndeps, struct graph_node *gn, size_t *staging_used)
+                         const cudaGraphNode_t *deps, size_t ndeps, unsigned i, size_t *staging_used)
 {
     const struct call *c = &r->call;
+    struct graph_node *gn = &g->nodes[i];
+    struct node_state *st = &g->built.state[i];
     gn->kind = c->kind;
     switch (c->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
-        gn->args_size = r->layout->total;
-        gn->args = malloc(gn->args_size ? gn->args_size : 1);
-        if (gn->args == NULL)
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        memcpy(gn->args, record_bytes(list, r), gn->args_size);
+        memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
         /* Its launch attributes (cuLaunchKernelEx's, each one a kernel node keeps): part of its signature. */
         const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
@@ -126,25 +161,23 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         return err;
     }
     case CALL_COPY:
-        gn->dst = c->dst;
+        st->dst = c->dst;
+        st->src = r->staged ? NULL : c->src;
         if (r->staged) {
             gn->staging_offset = *staging_used;
             *staging_used += align16(c->bytes);
-            gn->src = NULL; /* set once the staging buffer exists */
-        } else {
-            gn->src = c->src;
         }
         return CUDA_SUCCESS; /* added in a second pass, once staging is allocated */
     case CALL_SET: {
         CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        gn->dst = c->dst;
-        gn->value = c->value;
+        st->dst = c->dst;
+        st->value = c->value;
         gn->element_size = c->element_size;
         return DEVICE_CALL(cuGraphAddMemsetNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
     }
     case CALL_HOST_FUNC: {
         CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        gn->host_data = c->host_data;
+        st->host_data = c->host_data;
         return DEVICE_CALL(cuGraphAddHostNode, &gn->node, g->graph, deps, ndeps, &p);
     }
     case CALL_EVENT_RECORD:
@@ -231,9 +264,100 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
     return true;
 }
 
+/* Mixes one word into a key. */
+static inline uint64_t key_mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+/* The key of an occurrence's argument set: a hash of what node_differs compares, eight bytes at a time. */
+static uint64_t set_key(const struct region_graph *g, const struct record_list *list)
+{
+    uint64_t h = g->count;
+    for (unsigned i = 0; i < g->count; i++) {
+        const struct recorded *r = &list->calls[i];
+        const struct call *c = &r->call;
+        switch (g->nodes[i].kind) {
+        case CALL_LAUNCH: {
+            const unsigned char *b = record_bytes(list, r);
+            uint32_t n = g->nodes[i].args_size, k = 0;
+            for (; k + 8 <= n; k += 8) {
+                uint64_t w;
+                memcpy(&w, b + k, 8);
+                h = key_mix(h, w);
+            }
+            uint64_t tail = 0;
+            memcpy(&tail, b + k, n - k);
+            h = key_mix(h, tail);
+            break;
+        }
+        case CALL_COPY:
+            h = key_mix(key_mix(h, (uintptr_t)c->dst), r->staged ? 0 : (uintptr_t)c->src);
+            break;
+        case CALL_SET:
+            h = key_mix(key_mix(h, (uintptr_t)c->dst), (uint64_t)(unsigned)c->value);
+            break;
+        case CALL_HOST_FUNC:
+            h = key_mix(h, (uintptr_t)c->host_data);
+            break;
+        default:
+            break; /* event nodes: the event is part of the signature */
+        }
+    }
+    return h;
+}
+
+/* Gives in room for a set (its arrays); false if out of memory. */
+static bool instance_alloc(const struct region_graph *g, struct graph_instance *in)
+{
+    in->args = malloc(g->args_total ? g->args_total : 1);
+    in->state = calloc(g->count ? g->count : 1, sizeof *in->state);
+    return in->args && in->state;
+}
+
+/* Destroys an instance and frees its arrays. */
+static void instance_free(struct graph_instance *in)
+{
+    if (in->exec)
+        (void)DEVICE_CALL(cuGraphExecDestroy, in->exec);
+    free(in->args);
+    free(in->state);
+    memset(in, 0, sizeof *in);
+}
+
+/* Makes a new executable instance of g holding the graph's own set; NULL (nothing made) if it cannot. */
+static struct graph_instance *instance_new(struct region_graph *g, CUresult *err)
+{
+    struct graph_instance *in = &g->instances[g->instance_count];
+    *err = instance_alloc(g, in) ? DEVICE_CALL(cuGraphInstantiateWithFlags, &in->exec, g->graph, 0)
+                                 : CUDA_ERROR_OUT_OF_MEMORY;
+    if (*err != CUDA_SUCCESS) {
+        in->exec = NULL;
+        instance_free(in);
+        return NULL;
+    }
+    memcpy(in->args, g->built.args, g->args_total);
+    memcpy(in->state, g->built.state, sizeof *in->state * g->count);
+    in->key = g->built.key;
+    g->instance_count++;
+    return in;
+}
+
+/* Remembers the key of a set that no instance held; true if it was already there (the set recurs). */
+static bool seen_before(struct region_graph *g, uint64_t key)
+{
+    for (unsigned k = 0; k < GRAPH_SEEN_SETS; k++)
+        if (g->seen[k] == key)
+            return true;
+    g->seen[g->seen_next] = key;
+    g->seen_next = (g->seen_next + 1) % GRAPH_SEEN_SETS;
+    return false;
+}
+
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
-struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
-                                        bool *unsupported)
+struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
+                                        size_t why_len, bool *unsupported)
 {
     *unsupported = false;
     struct region_graph *g = calloc(1, sizeof *g);
@@ -243,10 +367,26 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
         return NULL;
     }
     g->count = list->count;
+    g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
+                                                                                   : max_instances;
+    for (unsigned i = 0; i < list->count; i++)
+        if (list->calls[i].call.kind == CALL_LAUNCH) {
+            g->nodes[i].args_offset = (uint32_t)g->args_total;
+            g->nodes[i].args_size = list->calls[i].layout->total;
+            g->args_total += g->nodes[i].args_size;
+        }
+    if (!instance_alloc(g, &g->built)) {
+        instance_free(&g->built);
+        free(g->nodes);
+        free(g);
+        say_why(why, why_len, "out of memory");
+        return NULL;
+    }
     struct build_order o = {0};
     if (!index_streams(g, list, &o)) {
         say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
         *unsupported = true;
+        instance_free(&g->built);
         free(g->nodes);
         free(g);
         return NULL;
@@ -314,11 +454,10 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
             }
         }
         add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
-        err = add_node(g, list, r, deps, ndeps, &g->nodes[i], &staging_used);
+        err = add_node(g, list, r, deps, ndeps, i, &staging_used);
         if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
             const void *src = r->staged ? g->staging + gn->staging_offset : r->call.src;
-            gn->src = r->staged ? NULL : r->call.src;
             CUDA_MEMCPY3D p = copy_params(r->call.dst, src, r->call.bytes);
             err = DEVICE_CALL(cuGraphAddMemcpyNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
         }
@@ -328,8 +467,11 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
     free(o.extra);
     free(o.extra_stream);
     free(deps);
-    if (err == CUDA_SUCCESS)
-        err = DEVICE_CALL(cuGraphInstantiateWithFlags, &g->exec, g->graph, 0);
+    if (err == CUDA_SUCCESS) {
+        g->built.key = set_key(g, list);
+        (void)seen_before(g, g->built.key);
+        (void)instance_new(g, &err);
+    }
     /* The launch's events, made now: a region that cannot have them is not graphed. */
     for (unsigned i = 1; err == CUDA_SUCCESS && i < g->stream_count; i++)
         err = private_event(&g->before[i]);
@@ -349,18 +491,17 @@ struct region_graph *region_graph_build(const struct record_list *list, char *wh
  * parameter block is a few words, for which a call to memcmp cost as much
  * as the comparison.
  */
-static inline bool args_differ(const struct graph_node *gn, const struct record_list *list, const struct recorded *r)
+static inline bool args_differ(const unsigned char *now, uint32_t size, const unsigned char *recorded)
 {
-    const unsigned char *now = gn->args, *recorded = record_bytes(list, r);
     uint32_t i = 0;
-    for (; i + 8 <= gn->args_size; i += 8) {
+    for (; i + 8 <= size; i += 8) {
         uint64_t a, b;
         memcpy(&a, now + i, 8);
         memcpy(&b, recorded + i, 8);
         if (a != b)
             return true;
     }
-    if (i + 4 <= gn->args_size) {
+    if (i + 4 <= size) {
         uint32_t a, b;
         memcpy(&a, now + i, 4);
         memcpy(&b, recorded + i, 4);
@@ -368,70 +509,157 @@ static inline bool args_differ(const struct graph_node *gn, const struct record_
             return true;
         i += 4;
     }
-    for (; i < gn->args_size; i++)
+    for (; i < size; i++)
         if (now[i] != recorded[i])
             return true;
     return false;
 }
 
-/* Brings one node up to date with a new occurrence (a kernel node: whose parameters differ); 1 if patched, 0 if not, -1 on error. */
-static int patch_node(struct region_graph *g, struct graph_node *gn, const struct record_list *list,
-                      const struct recorded *r, CUresult *error)
+/* Whether node i of instance in holds other arguments than the occurrence's: whether it needs a patch. */
+static inline bool node_differs(const struct region_graph *g, const struct graph_instance *in, unsigned i,
+                                const struct record_list *list)
 {
+    const struct graph_node *gn = &g->nodes[i];
+    const struct node_state *st = &in->state[i];
+    const struct recorded *r = &list->calls[i];
     const struct call *c = &r->call;
+    switch (gn->kind) {
+    case CALL_LAUNCH:
+        return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r));
+    case CALL_COPY:
+        return st->dst != c->dst || (!r->staged && st->src != c->src);
+    case CALL_SET:
+        return st->dst != c->dst || st->value != c->value;
+    case CALL_HOST_FUNC:
+        return st->host_data != c->host_data;
+    default:
+        return false; /* event nodes: the event is part of the signature */
+    }
+}
+
+/* Whether any node of instance in needs a patch for the occurrence (stops at the first). */
+static bool instance_differs(const struct region_graph *g, const struct graph_instance *in,
+                             const struct record_list *list)
+{
+    for (unsigned i = 0; i < g->count; i++)
+        if (node_differs(g, in, i, list))
+            return true;
+    return false;
+}
+
+/* How many nodes of instance in need a patch for the occurrence. */
+static unsigned instance_distance(const struct region_graph *g, const struct graph_instance *in,
+                                  const struct record_list *list)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < g->count; i++)
+        n += node_differs(g, in, i, list);
+    return n;
+}
+
+/* Patches node i of instance in to the occurrence's arguments (it differs); CUDA_SUCCESS or the error. */
+static CUresult patch_node(struct region_graph *g, struct graph_instance *in, unsigned i,
+                           const struct record_list *list)
+{
+    const struct graph_node *gn = &g->nodes[i];
+    struct node_state *st = &in->state[i];
+    const struct recorded *r = &list->calls[i];
+    const struct call *c = &r->call;
+    CUresult err;
     switch (gn->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
-        *error = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, g->exec, gn->node, &p);
-        if (*error != CUDA_SUCCESS)
-            return -1;
-        memcpy(gn->args, record_bytes(list, r), gn->args_size);
-        return 1;
+        err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, in->exec, gn->node, &p);
+        if (err == CUDA_SUCCESS)
+            memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
+        return err;
     }
     case CALL_COPY: {
-        if (gn->dst == c->dst && (r->staged || gn->src == c->src))
-            return 0;
         CUDA_MEMCPY3D p =
             copy_params(c->dst, r->staged ? (const void *)(g->staging + gn->staging_offset) : c->src, c->bytes);
-        *error = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, g->exec, gn->node, &p, g->context);
-        if (*error != CUDA_SUCCESS)
-            return -1;
-        gn->dst = c->dst;
-        gn->src = r->staged ? NULL : c->src;
-        return 1;
+        err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, in->exec, gn->node, &p, g->context);
+        if (err == CUDA_SUCCESS) {
+            st->dst = c->dst;
+            st->src = r->staged ? NULL : c->src;
+        }
+        return err;
     }
     case CALL_SET: {
-        if (gn->dst == c->dst && gn->value == c->value)
-            return 0;
         CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        *error = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, g->exec, gn->node, &p, g->context);
-        if (*error != CUDA_SUCCESS)
-            return -1;
-        gn->dst = c->dst;
-        gn->value = c->value;
-        return 1;
+        err = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, in->exec, gn->node, &p, g->context);
+        if (err == CUDA_SUCCESS) {
+            st->dst = c->dst;
+            st->value = c->value;
+        }
+        return err;
     }
     case CALL_HOST_FUNC: {
-        if (gn->host_data == c->host_data)
-            return 0;
         CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        *error = DEVICE_CALL(cuGraphExecHostNodeSetParams, g->exec, gn->node, &p);
-        if (*error != CUDA_SUCCESS)
-            return -1;
-        gn->host_data = c->host_data;
-        return 1;
+        err = DEVICE_CALL(cuGraphExecHostNodeSetParams, in->exec, gn->node, &p);
+        if (err == CUDA_SUCCESS)
+            st->host_data = c->host_data;
+        return err;
     }
     default:
-        return 0; /* event nodes: the event is part of the signature */
+        return CUDA_SUCCESS;
     }
 }
 
+/*
+ * The instance to launch for an occurrence that the one launched last does
+ * not match (see "Argument sets" above); its key becomes the occurrence's
+ * (the caller patches it to that).  *made: a new instance.
+ */
+static struct graph_instance *choose_instance(struct region_graph *g, const struct record_list *list, bool *made)
+{
+    uint64_t key = set_key(g, list);
+    struct graph_instance *in = NULL;
+    unsigned lru = 0;
+    for (unsigned k = 0; k < g->instance_count && in == NULL; k++)
+        if (g->instances[k].key == key)
+            in = &g->instances[k];
+    if (in == NULL && seen_before(g, key)) {
+        if (g->instance_count < g->max_instances) {
+            CUresult err;
+            in = instance_new(g, &err);
+            *made = in != NULL;
+            if (in == NULL) {
+                log_debug("another instance of a graph could not be made (%s): patching the ones it has",
+                          libcuda_error_name(err));
+                g->max_instances = g->instance_count;
+            }
+        }
+        /* Full: the least recently used instance takes the set. */
+        for (unsigned k = 0; in == NULL && k < g->instance_count; k++)
+            if (k == 0 || g->instances[k].last_used < g->instances[lru].last_used)
+                lru = k;
+        if (in == NULL)
+            in = &g->instances[lru];
+    }
+    /* A one-off set: the instance that needs the fewest patches (of equals, the least recently used). */
+    if (in == NULL) {
+        unsigned best = 0, fewest = ~0u;
+        for (unsigned k = 0; k < g->instance_count; k++) {
+            unsigned d = instance_distance(g, &g->instances[k], list);
+            if (d < fewest || (d == fewest && g->instances[k].last_used < g->instances[best].last_used)) {
+                fewest = d;
+                best = k;
+            }
+        }
+        in = &g->instances[best];
+    }
+    in->key = key;
+    return in;
+}
+
 /* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
-int region_graph_launch(struct region_graph *g, const struct record_list *list, cudaError_t *error)
+int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
+                        cudaError_t *error)
 {
     int patched = 0;
+    how->made = false;
     /* The same calls in another context (the legacy stream after cudaSetDevice) are not this graph's work. */
     CUcontext now = NULL;
     CUresult err = DEVICE_CALL(cuCtxGetCurrent, &now);
@@ -441,17 +669,23 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
         *error = (cudaError_t)err;
         return -1;
     }
+    struct graph_instance *in = &g->instances[g->last];
+    if (g->max_instances > 1 && instance_differs(g, in, list))
+        in = choose_instance(g, list, &how->made);
     for (unsigned i = 0; i < g->count && err == CUDA_SUCCESS; i++) {
-        /* The common case, a kernel node whose parameters did not change, costs no call. */
-        if (g->nodes[i].kind == CALL_LAUNCH && !args_differ(&g->nodes[i], list, &list->calls[i]))
+        /* The common case, a node whose arguments did not change, costs no call. */
+        if (!node_differs(g, in, i, list))
             continue;
-        int p = patch_node(g, &g->nodes[i], list, &list->calls[i], &err);
-        patched += p > 0;
-        if (p < 0)
-            log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind), libcuda_error_name(err));
+        err = patch_node(g, in, i, list);
+        if (err != CUDA_SUCCESS) {
+            log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind),
+                      libcuda_error_name(err));
+            in->key = ~in->key; /* it holds part of the set: no key of one */
+        }
+        patched++;
     }
     if (err == CUDA_SUCCESS && g->staging) {
-        /* The previous launch may still be reading the staging buffer. */
+        /* The previous launch, of any instance, may still be reading the staging buffer. */
         err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
         for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
             if (list->calls[i].staged)
@@ -461,11 +695,17 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     if (err == CUDA_SUCCESS)
         err = streams_join_first(g->streams, g->stream_count, g->before);
     if (err == CUDA_SUCCESS) {
-        err = DEVICE_CALL(cuGraphLaunch, g->exec, g->streams[0]);
+        err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
         if (err != CUDA_SUCCESS)
             log_debug("cuGraphLaunch failed: %s", libcuda_error_name(err));
     }
     bool launched = err == CUDA_SUCCESS;
+    if (launched) {
+        g->last = (unsigned)(in - g->instances);
+        in->last_used = ++g->clock;
+    }
+    how->instance = (unsigned)(in - g->instances);
+    how->instances = g->instance_count;
     if (launched && g->staging)
         err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
     if (launched && err == CUDA_SUCCESS)
@@ -484,8 +724,9 @@ void region_graph_destroy(struct region_graph *g)
 {
     if (g == NULL)
         return;
-    if (g->exec)
-        (void)DEVICE_CALL(cuGraphExecDestroy, g->exec);
+    for (unsigned k = 0; k < g->instance_count; k++)
+        instance_free(&g->instances[k]);
+    instance_free(&g->built);
     if (g->graph)
         (void)DEVICE_CALL(cuGraphDestroy, g->graph);
     for (unsigned i = 1; i < g->stream_count; i++)
@@ -494,8 +735,6 @@ void region_graph_destroy(struct region_graph *g)
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);
-    for (unsigned i = 0; i < g->count; i++)
-        free(g->nodes[i].args);
     free(g->nodes);
     free(g);
 }

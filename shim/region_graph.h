@@ -8,23 +8,38 @@
 
 struct region_graph;
 
-/*
- * Builds and instantiates a graph from a recorded occurrence.  NULL if it
- * cannot, with the reason in why and *unsupported true when the region is
- * of a shape graphs cannot keep (too many streams), false for a runtime
- * error.  The legacy stream's implicit barriers with blocking streams
- * become edges, and a graph using it is launched on it.
- */
-struct region_graph *region_graph_build(const struct record_list *list, char *why, size_t why_len,
-                                        bool *unsupported);
+/* The most executable instances one graph keeps (REPRISE_GRAPH_INSTANCES's bound). */
+#define GRAPH_INSTANCES_MAX 16
+
+/* Which instance a launch used. */
+struct graph_launch {
+    unsigned instance;  /* its index */
+    unsigned instances; /* how many the graph has now */
+    bool made;          /* it was made for this launch (a recurring argument set) */
+};
 
 /*
- * Patches whatever differs between the graph and a new occurrence of the
- * same region, then launches it on the region's streams.  Returns the
- * number of nodes patched, or -1 with the runtime's error in *error (nothing
- * was launched; the caller submits the calls one by one instead).
+ * Builds and instantiates a graph from a recorded occurrence, to keep up
+ * to max_instances executable instances of (one per recurring argument
+ * set; 1 to GRAPH_INSTANCES_MAX).  NULL if it cannot, with the reason in
+ * why and *unsupported true when the region is of a shape graphs cannot
+ * keep (too many streams), false for a runtime error.  The legacy stream's
+ * implicit barriers with blocking streams become edges, and a graph using
+ * it is launched on it.
  */
-int region_graph_launch(struct region_graph *g, const struct record_list *list, cudaError_t *error);
+struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
+                                        size_t why_len, bool *unsupported);
+
+/*
+ * Chooses the instance whose arguments are nearest a new occurrence of the
+ * same region (one that holds them exactly, or a new one for an argument
+ * set seen before, while there is room), patches whatever differs, then
+ * launches it on the region's streams; *how says which.  Returns the
+ * number of nodes patched, or -1 with the runtime's error in *error
+ * (nothing was launched; the caller submits the calls one by one instead).
+ */
+int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
+                        cudaError_t *error);
 
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);

@@ -138,6 +138,16 @@ tests_scenarios_two_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_per_thread_threads_SOURCES = tests/scenarios/per_thread_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_per_thread_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
+
+## Argument sets (issue 14, item 2): a region's pointers rotating among 2 and
+## 3 buffers; tests/standin/arg_sets.sh compares it with the run without the
+## shim (no output recorded on a GPU yet, so not in STANDIN_SCENARIOS).
+check_PROGRAMS += tests/scenarios/rotating_args
+tests_scenarios_rotating_args_SOURCES = tests/scenarios/rotating_args.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_rotating_args_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_rotating_args_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/arg_sets.sh
+EXTRA_DIST += tests/standin/arg_sets.sh
 tests_scenarios_two_threads_SOURCES = tests/scenarios/two_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_two_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_two_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
