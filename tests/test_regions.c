@@ -116,6 +116,11 @@ static void test_backoff(void)
     CHECK(r->state == REGION_GRAPHED && t.graphs == 1);
     regions_replayed(&t, r, 3);
     CHECK(r->stats.replays == 1 && r->stats.calls_saved == 5 && r->stats.args_patched == 3);
+    /* Replays that patched nothing, and instances: one per build, more for recurring argument sets. */
+    CHECK(r->stats.unpatched == 0 && r->stats.instances == 1);
+    regions_replayed(&t, r, 0);
+    regions_instance_made(r);
+    CHECK(r->stats.unpatched == 1 && r->stats.instances == 2 && r->stats.args_patched == 3);
 
     regions_failed(&t, r, FALLBACK_MISMATCH);
     CHECK(r->state == REGION_BACKOFF && r->stats.fallbacks[FALLBACK_MISMATCH] == 1);

@@ -12,7 +12,8 @@
 # one: plain against off also checks that the program does not depend on the
 # scheduler; plain against auto isolates the engine (same scheduler seed).
 # Some seeds also run auto with a small REPRISE_MAX_REGION_CALLS (the
-# sync-free loop's period detector) or REPRISE_MAX_GRAPHS=1 (evictions).
+# sync-free loop's period detector), REPRISE_MAX_GRAPHS=1 (evictions) or
+# REPRISE_GRAPH_INSTANCES=2 (fewer instances than rotate's three buffers).
 #
 # The test has teeth: auto mode's trace (REPRISE_TRACE) must show graphs
 # replayed in at least half of the seeds, regions of 8 or more calls among
@@ -58,6 +59,7 @@ if [ "$1" = "--worker" ]; then
         extra=
         case $((seed % 10)) in
             2 | 4 | 7) extra="REPRISE_MAX_REGION_CALLS=$((8 + seed % 41))" ;;
+            5) extra="REPRISE_GRAPH_INSTANCES=2" ;;
             9) extra="REPRISE_MAX_GRAPHS=1" ;;
         esac
         o="$dir/$seed"
