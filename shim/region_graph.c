@@ -61,7 +61,7 @@ struct node_state {
 /* One executable instance of the graph and the argument set its nodes hold. */
 struct graph_instance {
     cudaGraphExec_t exec;     /* NULL for the graph's own (built) set */
-    uint64_t key;             /* the set's hash (set_key) */
+    uint64_t key;             /* the set's key (set_key) */
     uint64_t last_used;       /* the graph's launch clock when last launched */
     unsigned char *args;      /* every kernel node's parameter block, at its args_offset */
     struct node_state *state; /* every node's other arguments */
@@ -72,6 +72,7 @@ struct region_graph {
     cudaGraph_t graph;
     unsigned count;
     struct graph_node *nodes;
+    unsigned *differ;                 /* a launch's nodes to patch */
     size_t args_total;                /* the kernel nodes' parameter blocks together */
     struct graph_instance built;      /* what graph's nodes hold: a new instance starts with it */
     struct graph_instance instances[GRAPH_INSTANCES_MAX];
@@ -264,47 +265,78 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
     return true;
 }
 
-/* Mixes one word into a key. */
+/* Mixes one word into a hash. */
 static inline uint64_t key_mix(uint64_t h, uint64_t w)
 {
-    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return (h ^ w) * 0x9e3779b97f4a7c15ULL;
+}
+
+/* The hash of node i's kernel parameter block, eight bytes at a time. */
+static inline uint64_t bytes_hash(unsigned i, const unsigned char *b, uint32_t n)
+{
+    uint64_t h = key_mix(i + 1, n);
+    uint32_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, b + k, 8);
+        h = key_mix(h, w);
+    }
+    if (k + 4 <= n) {
+        uint32_t w;
+        memcpy(&w, b + k, 4);
+        h = key_mix(h, w);
+        k += 4;
+    }
+    for (; k < n; k++)
+        h = key_mix(h, b[k]);
     return h ^ (h >> 29);
 }
 
-/* The key of an occurrence's argument set: a hash of what node_differs compares, eight bytes at a time. */
+/* The hash of node i's other arguments (what node_differs compares; a staged copy's src is NULL). */
+static inline uint64_t fields_hash(unsigned i, const void *dst, const void *src, int value, const void *host_data)
+{
+    uint64_t h = key_mix(key_mix(key_mix(key_mix(~(uint64_t)i, (uintptr_t)dst), (uintptr_t)src), (unsigned)value),
+                         (uintptr_t)host_data);
+    return h ^ (h >> 29);
+}
+
+/* The hash of node i's arguments in an occurrence. */
+static inline uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
+{
+    const struct recorded *r = &list->calls[i];
+    const struct call *c = &r->call;
+    switch (g->nodes[i].kind) {
+    case CALL_LAUNCH: return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size);
+    case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL);
+    case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL);
+    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data);
+    default: return 0; /* event nodes: the event is part of the signature */
+    }
+}
+
+/* The hash of node i's arguments in an instance. */
+static inline uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
+{
+    const struct node_state *st = &in->state[i];
+    switch (g->nodes[i].kind) {
+    case CALL_LAUNCH: return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size);
+    case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL);
+    case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL);
+    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data);
+    default: return 0;
+    }
+}
+
+/*
+ * The key of an occurrence's argument set: its nodes' hashes, exclusive-or'd,
+ * so that a replay finds it from the last instance's key and the nodes that
+ * differ, without hashing the others.
+ */
 static uint64_t set_key(const struct region_graph *g, const struct record_list *list)
 {
-    uint64_t h = g->count;
-    for (unsigned i = 0; i < g->count; i++) {
-        const struct recorded *r = &list->calls[i];
-        const struct call *c = &r->call;
-        switch (g->nodes[i].kind) {
-        case CALL_LAUNCH: {
-            const unsigned char *b = record_bytes(list, r);
-            uint32_t n = g->nodes[i].args_size, k = 0;
-            for (; k + 8 <= n; k += 8) {
-                uint64_t w;
-                memcpy(&w, b + k, 8);
-                h = key_mix(h, w);
-            }
-            uint64_t tail = 0;
-            memcpy(&tail, b + k, n - k);
-            h = key_mix(h, tail);
-            break;
-        }
-        case CALL_COPY:
-            h = key_mix(key_mix(h, (uintptr_t)c->dst), r->staged ? 0 : (uintptr_t)c->src);
-            break;
-        case CALL_SET:
-            h = key_mix(key_mix(h, (uintptr_t)c->dst), (uint64_t)(unsigned)c->value);
-            break;
-        case CALL_HOST_FUNC:
-            h = key_mix(h, (uintptr_t)c->host_data);
-            break;
-        default:
-            break; /* event nodes: the event is part of the signature */
-        }
-    }
+    uint64_t h = 0;
+    for (unsigned i = 0; i < g->count; i++)
+        h ^= occurrence_hash(g, list, i);
     return h;
 }
 
@@ -367,6 +399,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         return NULL;
     }
     g->count = list->count;
+    g->differ = calloc(list->count ? list->count : 1, sizeof *g->differ);
     g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
                                                                                    : max_instances;
     for (unsigned i = 0; i < list->count; i++)
@@ -375,8 +408,9 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
             g->nodes[i].args_size = list->calls[i].layout->total;
             g->args_total += g->nodes[i].args_size;
         }
-    if (!instance_alloc(g, &g->built)) {
+    if (g->differ == NULL || !instance_alloc(g, &g->built)) {
         instance_free(&g->built);
+        free(g->differ);
         free(g->nodes);
         free(g);
         say_why(why, why_len, "out of memory");
@@ -387,6 +421,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
         *unsupported = true;
         instance_free(&g->built);
+        free(g->differ);
         free(g->nodes);
         free(g);
         return NULL;
@@ -537,16 +572,6 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
     }
 }
 
-/* Whether any node of instance in needs a patch for the occurrence (stops at the first). */
-static bool instance_differs(const struct region_graph *g, const struct graph_instance *in,
-                             const struct record_list *list)
-{
-    for (unsigned i = 0; i < g->count; i++)
-        if (node_differs(g, in, i, list))
-            return true;
-    return false;
-}
-
 /* How many nodes of instance in need a patch for the occurrence. */
 static unsigned instance_distance(const struct region_graph *g, const struct graph_instance *in,
                                   const struct record_list *list)
@@ -608,13 +633,13 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
 }
 
 /*
- * The instance to launch for an occurrence that the one launched last does
- * not match (see "Argument sets" above); its key becomes the occurrence's
- * (the caller patches it to that).  *made: a new instance.
+ * The instance to launch for an occurrence of argument set key that the
+ * one launched last does not hold (see "Argument sets" above); its key
+ * becomes key (the caller patches it to that).  *made: a new instance.
  */
-static struct graph_instance *choose_instance(struct region_graph *g, const struct record_list *list, bool *made)
+static struct graph_instance *choose_instance(struct region_graph *g, const struct record_list *list, uint64_t key,
+                                              bool *made)
 {
-    uint64_t key = set_key(g, list);
     struct graph_instance *in = NULL;
     unsigned lru = 0;
     for (unsigned k = 0; k < g->instance_count && in == NULL; k++)
@@ -639,6 +664,8 @@ static struct graph_instance *choose_instance(struct region_graph *g, const stru
             in = &g->instances[lru];
     }
     /* A one-off set: the instance that needs the fewest patches (of equals, the least recently used). */
+    if (in == NULL && g->instance_count == 1)
+        in = &g->instances[0];
     if (in == NULL) {
         unsigned best = 0, fewest = ~0u;
         for (unsigned k = 0; k < g->instance_count; k++) {
@@ -669,13 +696,32 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
         *error = (cudaError_t)err;
         return -1;
     }
+    /*
+     * The instance launched last, unless it differs and another is nearer.
+     * Its differing nodes (in g->differ) give the occurrence's key; if it
+     * stays the one, they are all it patches.
+     */
     struct graph_instance *in = &g->instances[g->last];
-    if (g->max_instances > 1 && instance_differs(g, in, list))
-        in = choose_instance(g, list, &how->made);
-    for (unsigned i = 0; i < g->count && err == CUDA_SUCCESS; i++) {
-        /* The common case, a node whose arguments did not change, costs no call. */
-        if (!node_differs(g, in, i, list))
-            continue;
+    unsigned differ = 0;
+    uint64_t key = in->key;
+    for (unsigned i = 0; i < g->count; i++)
+        if (node_differs(g, in, i, list)) {
+            g->differ[differ++] = i;
+            if (g->max_instances > 1)
+                key ^= instance_hash(g, in, i) ^ occurrence_hash(g, list, i);
+        }
+    struct graph_instance *chosen = in;
+    if (differ && g->max_instances > 1)
+        chosen = choose_instance(g, list, key, &how->made);
+    if (chosen != in) {
+        in = chosen;
+        differ = 0;
+        for (unsigned i = 0; i < g->count; i++)
+            if (node_differs(g, in, i, list))
+                g->differ[differ++] = i;
+    }
+    for (unsigned k = 0; k < differ && err == CUDA_SUCCESS; k++) {
+        unsigned i = g->differ[k];
         err = patch_node(g, in, i, list);
         if (err != CUDA_SUCCESS) {
             log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind),
@@ -735,6 +781,7 @@ void region_graph_destroy(struct region_graph *g)
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);
+    free(g->differ);
     free(g->nodes);
     free(g);
 }
