@@ -223,6 +223,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/sync_free.gpu \
 	tests/scenarios/two_shapes.gpu \
 	tests/scenarios/two_threads.gpu \
+	tests/scenarios/rotating_args.gpu \
 	tests/scenarios/driver_loop.gpu \
 	tests/scenarios/driver_mixed.gpu \
 	tests/scenarios/mixed_door.gpu \
@@ -293,6 +294,8 @@ tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_shapes.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/rotating_args.c $(STANDIN_GPU_KERNELS) -lpthread
 ## The driver-only scenarios as a program built with nvcc's defaults would be: the static runtime (no
 ## -cudart shared), libcuda linked, the kernels loaded by name from kernels/all_kernels.fatbin
 ## (SCENARIO_MODULE; tests/gpu/standin-vs-gpu.sh sets it).  mixed_door: the shared runtime and libcuda.
