@@ -1,4 +1,4 @@
-/* The exported wrappers, one per line of hooks.def: initialise, count, hand to the engine, forward. */
+/* The exported wrappers, one per line of hooks.def: initialise, count (and time), hand to the engine, forward. */
 #include "config.h"
 
 #include "call.h"
@@ -31,6 +31,11 @@
                     return result;                                                                          \
                 if (engine_call(&call, &result))                                                            \
                     return result;                                                                          \
+            } else if (observe_times(CALL_##kind)) { /* observe mode: the ceiling's timings */              \
+                uint64_t start = observe_clock();                                                           \
+                cudaError_t result = real args;                                                             \
+                observe_timed(CALL_##kind, start);                                                          \
+                return result;                                                                              \
             }                                                                                               \
         }                                                                                                   \
         return real args;                                                                                   \
