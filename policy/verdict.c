@@ -11,9 +11,9 @@
 /* More launches than this with no host sync in between is a sync-free loop. */
 #define SYNC_FREE_LAUNCHES 1000
 /* Below this share of the host time between syncs in submission calls, graphs can gain little. */
-#define CEILING_LITTLE 0.10
+#define CEILING_LITTLE_PERCENT 10
 /* From this share on, the program is submission-bound. */
-#define CEILING_MUCH 0.50
+#define CEILING_MUCH_PERCENT 50
 
 /* The plural noun for an activity, for summaries ("launches"). */
 const char *activity_name(enum activity act)
@@ -47,6 +47,12 @@ double ceiling_share(const struct ceiling *c)
     return share < 1 ? share : 1;
 }
 
+/* The share in whole percent, rounded. */
+static unsigned ceiling_percent(const struct ceiling *c)
+{
+    return (unsigned)(100 * ceiling_share(c) + 0.5);
+}
+
 /* Writes nanoseconds with a unit that suits them ("830.0 us", "12.3 ms", "4.20 s"). */
 static void format_duration(unsigned long long ns, char *buf, size_t len)
 {
@@ -69,9 +75,9 @@ bool describe_ceiling(const struct ceiling *c, char *line, size_t len)
     format_duration(c->node_ns, inside, sizeof inside);
     format_duration(c->between_ns, between, sizeof between);
     snprintf(line, len,
-             "submission calls took %.0f%% of the host time between syncs (%s of %s; %llu calls, %.2f us each): "
+             "submission calls took %u%% of the host time between syncs (%s of %s; %llu calls, %.2f us each): "
              "a graph can save at most about that",
-             100 * ceiling_share(c), inside, between, c->node_calls,
+             ceiling_percent(c), inside, between, c->node_calls,
              c->node_calls ? (double)c->node_ns / 1e3 / (double)c->node_calls : 0.0);
     return true;
 }
@@ -79,19 +85,19 @@ bool describe_ceiling(const struct ceiling *c, char *line, size_t len)
 /* Says how much graphs can save at most, from the timings (observe mode only). */
 static void describe_ceiling_verdict(const struct ceiling *c, struct verdict *out)
 {
-    double share = 100 * ceiling_share(c);
+    unsigned share = ceiling_percent(c); /* the wording follows the figure it gives */
     if (c->between_ns == 0)
         say(out, "how much graphs could save is unknown: no thread made calls between two host syncs");
-    else if (share < 100 * CEILING_LITTLE)
-        say(out, "graphs can gain little here: submission calls took only %.0f%% of the host time between syncs; "
+    else if (share < CEILING_LITTLE_PERCENT)
+        say(out, "graphs can gain little here: submission calls took only %u%% of the host time between syncs; "
                  "the rest is the program's own work on the host",
             share);
-    else if (share < 100 * CEILING_MUCH)
-        say(out, "graphs can save at most about %.0f%% of the host time between syncs, what its submission calls "
+    else if (share < CEILING_MUCH_PERCENT)
+        say(out, "graphs can save at most about %u%% of the host time between syncs, what its submission calls "
                  "took",
             share);
     else
-        say(out, "submission-bound: submission calls took %.0f%% of the host time between syncs; graphs can save "
+        say(out, "submission-bound: submission calls took %u%% of the host time between syncs; graphs can save "
                  "much of it",
             share);
 }
