@@ -12,8 +12,9 @@
  * on the monotonic clock): the host time inside the calls a graph removes
  * (node kinds: launches, async copies and sets, host functions, event
  * records and waits) against the host time between syncs, from the end of
- * one host sync to the start of the next.  Calls before a thread's first
- * sync or after its last are in neither.
+ * one host sync to the start of the next (a thread's first span begins
+ * with its first node call).  Calls after a thread's last sync are in
+ * neither.
  */
 struct ceiling {
     unsigned long long node_calls;  /* node calls between two syncs */

@@ -40,7 +40,7 @@ struct thread_counts {
     atomic_ullong hook_calls[HOOK_COUNT];
     struct timings times;                        /* committed at each sync */
     unsigned long long pending_calls, pending_ns; /* node calls since the last sync: only their thread sees them */
-    uint64_t last_sync_end;                      /* 0: no sync yet, the calls so far are in no span */
+    uint64_t last_sync_end;                      /* the current span's start; 0: neither a sync nor a node call yet */
     struct stream_stats *streams;    /* by handle; added to by its thread under lock, read by others under it */
     pthread_mutex_t lock;
     struct stream_stats *cache[STREAM_CACHE_SIZE];
@@ -250,6 +250,8 @@ void observe_node_done(uint64_t start)
     struct thread_counts *c = counts_self();
     if (c == NULL)
         return;
+    if (c->last_sync_end == 0)
+        c->last_sync_end = start; /* a thread's first span begins with its first node call (a sync-free loop's) */
     c->pending_calls++;
     c->pending_ns += end - start;
 }

@@ -6,7 +6,8 @@
 # 200 us: a launch loop is then submission-bound (share above 70%), through
 # the runtime's door and the driver's.  The same loop whose host sleeps
 # 4 ms before each sync, at the stand-in's own cost, is not (below 10%):
-# graphs can gain little there.  Off and auto time nothing.
+# graphs can gain little there.  A sync-free loop's launches count (its span
+# begins with its first launch).  Off and auto time nothing.
 . "${top_srcdir:-.}/tests/lib.sh"
 prog="$top_builddir/tests/bench/held_back_loop"
 [ -x "$prog" ] || { echo "no $prog: build it (make check)" >&2; exit 99; }
@@ -53,6 +54,12 @@ observe_run busy api 20 30 4000
 [ -n "$share_log" ] && [ "$share_log" -lt 10 ] || fail "busy: share ${share_log:-?}%, expected below 10%"
 expect_in "$WORK/busy.log" "verdict: graphs can gain little here: submission calls took only"
 expect_in "$WORK/busy.report" "verdict: graphs can gain little here"
+
+# A sync-free loop ending in its first sync (sync_free): its span begins with its first launch, all 20002 count.
+with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/free.trace" "$top_builddir/tests/scenarios/sync_free" > /dev/null \
+    2> "$WORK/free.log" || fail "sync_free exited $?"
+expect_in "$WORK/free.trace" '"node_calls":20002,'
+expect_not_in "$WORK/free.log" "graphs can gain little"
 
 # Off and auto time nothing: no ceiling anywhere (auto's held-back calls would not tell).
 for mode in off auto; do
