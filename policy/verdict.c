@@ -10,6 +10,10 @@
 #define LAUNCHES_PER_SYNC_WORTH_GRAPHING 8
 /* More launches than this with no host sync in between is a sync-free loop. */
 #define SYNC_FREE_LAUNCHES 1000
+/* Below this share of the host time between syncs in submission calls, graphs can gain little. */
+#define CEILING_LITTLE_PERCENT 10
+/* From this share on, the program is submission-bound. */
+#define CEILING_MUCH_PERCENT 50
 
 /* The plural noun for an activity, for summaries ("launches"). */
 const char *activity_name(enum activity act)
@@ -32,6 +36,70 @@ static void __attribute__((format(printf, 2, 3))) say(struct verdict *out, const
     va_start(ap, fmt);
     vsnprintf(out->line[out->count++], VERDICT_LINE_LEN, fmt, ap);
     va_end(ap);
+}
+
+/* The share of the host time between syncs that node calls took (0 to 1; 0 if nothing was between syncs). */
+double ceiling_share(const struct ceiling *c)
+{
+    if (c->between_ns == 0)
+        return 0;
+    double share = (double)c->node_ns / (double)c->between_ns;
+    return share < 1 ? share : 1;
+}
+
+/* The share in whole percent, rounded. */
+static unsigned ceiling_percent(const struct ceiling *c)
+{
+    return (unsigned)(100 * ceiling_share(c) + 0.5);
+}
+
+/* Writes nanoseconds with a unit that suits them ("830.0 us", "12.3 ms", "4.20 s"). */
+static void format_duration(unsigned long long ns, char *buf, size_t len)
+{
+    if (ns >= 1000000000ull)
+        snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+    else if (ns >= 1000000ull)
+        snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+}
+
+/* The ceiling in one sentence; false, and line empty, if no host time between two syncs was measured. */
+bool describe_ceiling(const struct ceiling *c, char *line, size_t len)
+{
+    if (len)
+        line[0] = '\0';
+    if (c->between_ns == 0)
+        return false;
+    char inside[32], between[32];
+    format_duration(c->node_ns, inside, sizeof inside);
+    format_duration(c->between_ns, between, sizeof between);
+    snprintf(line, len,
+             "submission calls took %u%% of the host time between syncs (%s of %s; %llu calls, %.2f us each): "
+             "a graph can save at most about that",
+             ceiling_percent(c), inside, between, c->node_calls,
+             c->node_calls ? (double)c->node_ns / 1e3 / (double)c->node_calls : 0.0);
+    return true;
+}
+
+/* Says how much graphs can save at most, from the timings (observe mode only). */
+static void describe_ceiling_verdict(const struct ceiling *c, struct verdict *out)
+{
+    unsigned share = ceiling_percent(c); /* the wording follows the figure it gives */
+    if (c->between_ns == 0)
+        say(out, "how much graphs could save is unknown: no thread made calls between two host syncs");
+    else if (share < CEILING_LITTLE_PERCENT)
+        say(out, "graphs can gain little here: submission calls took only %u%% of the host time between syncs; "
+                 "the rest is the program's own work on the host",
+            share);
+    else if (share < CEILING_MUCH_PERCENT)
+        say(out, "graphs can save at most about %u%% of the host time between syncs, what its submission calls "
+                 "took",
+            share);
+    else
+        say(out, "submission-bound: submission calls took %u%% of the host time between syncs; graphs can save "
+                 "much of it",
+            share);
 }
 
 /* Describes the program from its profile. */
@@ -65,6 +133,8 @@ void describe_program(const struct program_profile *profile, struct verdict *out
                      "gain little from graphs",
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
     }
+    if (profile->timed)
+        describe_ceiling_verdict(&profile->ceiling, out);
     if (profile->foreign_calls && profile->calls)
         say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): their launches, copies and "
                  "sets are graphed with the program's own, their other calls end a region",

@@ -71,6 +71,10 @@ enum call_kind call_api_kind(unsigned api);
 #define CALL_KINDS_NODE                                                                                     \
     ((1u << CALL_LAUNCH) | (1u << CALL_COPY) | (1u << CALL_SET) | (1u << CALL_HOST_FUNC) |                  \
      (1u << CALL_EVENT_RECORD) | (1u << CALL_EVENT_WAIT))
+/* The kinds of call that wait on the host for stream work (syncs, synchronous copies and sets). */
+#define CALL_KINDS_HOST_SYNC                                                                                \
+    ((1u << CALL_COPY_SYNC) | (1u << CALL_SET_SYNC) | (1u << CALL_EVENT_SYNC) | (1u << CALL_STREAM_SYNC) |  \
+     (1u << CALL_DEVICE_SYNC))
 /* The kinds of call that order nothing against stream work (creations, capture questions, error checks). */
 #define CALL_KINDS_NO_ORDER                                                                                 \
     ((1u << CALL_EVENT_CREATE) | (1u << CALL_STREAM_CREATE) | (1u << CALL_CAPTURE_QUERY) |                   \

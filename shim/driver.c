@@ -22,6 +22,7 @@
 #include "foreign.h"
 #include "libcuda.h"
 #include "log.h"
+#include "observe.h"
 #include "shim.h"
 
 static atomic_bool missing_reported[DRIVER_COUNT];
@@ -122,6 +123,12 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                     CUresult result = real args;                                                          \
                     return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                  \
                 }                                                                                         \
+                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC) { /* observe mode: the ceiling's timings */   \
+                    uint64_t start = observe_clock();                                                     \
+                    CUresult result = real args;                                                          \
+                    foreign_wait_done(DRIVER_ID_##name, start);                                           \
+                    return result;                                                                        \
+                }                                                                                         \
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
@@ -134,6 +141,8 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  * from anyone but the runtime, is described to the engine as a runtime
  * call would be (the DRIVER_FIELDS_* below; false: this one cannot be a
  * node, and it is foreign work like any other) and held back or passed on.
+ * Observe mode counts it and times it, as it times the waits (SYNC), for
+ * the exit summary's ceiling (shim/observe.c).
  */
 #define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
     CUresult CUDAAPI name params                                                                          \
@@ -142,7 +151,14 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
         if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
-            if (shim_auto && fields(call) && !calling_object_is_communication(caller)) {                  \
+            if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */                      \
+                foreign_count(DRIVER_ID_##name, (const void *)(stream));                                   \
+                uint64_t start = observe_clock();                                                         \
+                CUresult result = real args;                                                              \
+                observe_node_done(start);                                                                 \
+                return result;                                                                            \
+            }                                                                                             \
+            if (fields(call) && !calling_object_is_communication(caller)) {                               \
                 if (shim_counting)                                                                        \
                     foreign_count(DRIVER_ID_##name, (const void *)(stream));                               \
                 cudaError_t held;                                                                         \

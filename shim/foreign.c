@@ -64,3 +64,10 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
                                capturable, boundary_reason_of(driver_table[id].name));
 }
+
+/* Observe mode: a foreign call of wait function id that began at start returned; a host sync ends a span. */
+void foreign_wait_done(enum driver_id id, uint64_t start)
+{
+    if (strstr(driver_table[id].name, "Query") == NULL) /* a query waits for nothing */
+        observe_sync_done(start);
+}

@@ -3,6 +3,7 @@
 #define REPRISE_FOREIGN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "driver_table.h"
 
@@ -16,5 +17,8 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller);
 
 /* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
 void foreign_count(enum driver_id id, const void *stream);
+
+/* Observe mode: a foreign call of wait function id (DRIVER_KIND_SYNC) that began at start returned. */
+void foreign_wait_done(enum driver_id id, uint64_t start);
 
 #endif

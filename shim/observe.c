@@ -20,6 +20,11 @@ struct stream_stats {
     UT_hash_handle hh;
 };
 
+/* The ceiling's timings (observe mode), as struct ceiling counts them. */
+struct timings {
+    atomic_ullong node_calls, node_ns, between_ns, sync_ns, spans;
+};
+
 /* A few recently used streams per thread, so the common case is no hash lookup. */
 #define STREAM_CACHE_SIZE 8
 
@@ -33,6 +38,9 @@ struct stream_stats {
  */
 struct thread_counts {
     atomic_ullong hook_calls[HOOK_COUNT];
+    struct timings times;                        /* committed at each sync */
+    unsigned long long pending_calls, pending_ns; /* node calls since the last sync: only their thread sees them */
+    uint64_t last_sync_end;                      /* the current span's start; 0: neither a sync nor a node call yet */
     struct stream_stats *streams;    /* by handle; added to by its thread under lock, read by others under it */
     pthread_mutex_t lock;
     struct stream_stats *cache[STREAM_CACHE_SIZE];
@@ -49,10 +57,16 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static __thread struct thread_counts *my_counts __attribute__((tls_model("initial-exec")));
 
+/* Adds n to a counter only this thread writes. */
+static inline void add_own(atomic_ullong *counter, unsigned long long n)
+{
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + n, memory_order_relaxed);
+}
+
 /* Adds one to a counter only this thread writes. */
 static inline void bump(atomic_ullong *counter)
 {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1, memory_order_relaxed);
+    add_own(counter, 1);
 }
 
 /* Adds from's stream counters into into's table (both locked by the caller, or private). */
@@ -72,6 +86,15 @@ static void merge_streams(struct stream_stats **into, const struct stream_stats 
             atomic_fetch_add_explicit(&t->n[a], atomic_load_explicit(&s->n[a], memory_order_relaxed),
                                       memory_order_relaxed);
     }
+}
+
+/* Adds timings from into into (into private or locked by the caller). */
+static void add_timings(struct timings *into, const struct timings *from)
+{
+    atomic_ullong *to[] = {&into->node_calls, &into->node_ns, &into->between_ns, &into->sync_ns, &into->spans};
+    const atomic_ullong *of[] = {&from->node_calls, &from->node_ns, &from->between_ns, &from->sync_ns, &from->spans};
+    for (unsigned i = 0; i < sizeof to / sizeof to[0]; i++)
+        atomic_fetch_add_explicit(to[i], atomic_load_explicit(of[i], memory_order_relaxed), memory_order_relaxed);
 }
 
 /* Frees a table of stream counters. */
@@ -97,6 +120,7 @@ static void retire_thread(void *block)
     for (int id = 0; id < HOOK_COUNT; id++)
         atomic_fetch_add_explicit(&retired.hook_calls[id], atomic_load_explicit(&c->hook_calls[id],
                                   memory_order_relaxed), memory_order_relaxed);
+    add_timings(&retired.times, &c->times);
     merge_streams(&retired.streams, c->streams);
     pthread_mutex_unlock(&registry_lock);
     free_streams(&c->streams);
@@ -219,6 +243,37 @@ void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t st
         count_activity(c, kind, stream);
 }
 
+/* A node call that began at start has returned: its time is submission time of the span under way. */
+void observe_node_done(uint64_t start)
+{
+    uint64_t end = observe_clock();
+    struct thread_counts *c = counts_self();
+    if (c == NULL)
+        return;
+    if (c->last_sync_end == 0)
+        c->last_sync_end = start; /* a thread's first span begins with its first node call (a sync-free loop's) */
+    c->pending_calls++;
+    c->pending_ns += end - start;
+}
+
+/* A host sync that began at start has returned: the span since the last one ends (its node calls count), the next begins. */
+void observe_sync_done(uint64_t start)
+{
+    uint64_t end = observe_clock();
+    struct thread_counts *c = counts_self();
+    if (c == NULL)
+        return;
+    if (c->last_sync_end != 0 && start > c->last_sync_end) {
+        add_own(&c->times.between_ns, start - c->last_sync_end);
+        add_own(&c->times.node_ns, c->pending_ns);
+        add_own(&c->times.node_calls, c->pending_calls);
+        bump(&c->times.spans);
+    }
+    add_own(&c->times.sync_ns, end - start);
+    c->pending_calls = c->pending_ns = 0;
+    c->last_sync_end = end;
+}
+
 /* How many calls of driver function id from outside the runtime were seen. */
 unsigned long long observe_driver_calls(enum driver_id id)
 {
@@ -282,10 +337,27 @@ static void add_to_profile(cudaStream_t stream, const struct activity_counts *co
         profile->streams++;
 }
 
+/* Every thread's committed timings added up. */
+static void timings_total(struct ceiling *out)
+{
+    struct timings sum = {0};
+    pthread_mutex_lock(&registry_lock);
+    add_timings(&sum, &retired.times);
+    for (const struct thread_counts *c = live_threads; c; c = c->next)
+        add_timings(&sum, &c->times);
+    pthread_mutex_unlock(&registry_lock);
+    *out = (struct ceiling){
+        .node_calls = atomic_load(&sum.node_calls), .node_ns = atomic_load(&sum.node_ns),
+        .between_ns = atomic_load(&sum.between_ns), .sync_ns = atomic_load(&sum.sync_ns),
+        .spans = atomic_load(&sum.spans),
+    };
+}
+
 /* The whole program's profile, for the verdict. */
 void observe_profile(struct program_profile *profile)
 {
     *profile = (struct program_profile){0};
+    timings_total(&profile->ceiling);
     for (int id = 0; id < HOOK_COUNT; id++)
         profile->calls += observe_hook_calls(id);
     profile->allocs_after_first_launch = atomic_load(&allocs_after_first_launch);

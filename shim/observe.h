@@ -2,7 +2,11 @@
 #ifndef REPRISE_OBSERVE_H
 #define REPRISE_OBSERVE_H
 
+#include <stdint.h>
+#include <time.h>
+
 #include "activity.h"
+#include "call.h"
 #include "driver_table.h"
 #include "hooks.h"
 #include "verdict.h"
@@ -12,6 +16,35 @@ void observe_call(enum hook_id id, cudaStream_t stream);
 
 /* Counts one call of driver function id from outside the runtime, and what it does (kind), on stream. */
 void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream);
+
+/* Now on the monotonic clock, in nanoseconds: observe mode times node calls and host syncs with it. */
+static inline uint64_t observe_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A node call (CALL_KINDS_NODE) that began at start (observe_clock) has returned: its time is submission time. */
+void observe_node_done(uint64_t start);
+
+/* A host sync that began at start has returned: the span since the last one ends, the next begins. */
+void observe_sync_done(uint64_t start);
+
+/* Whether observe mode times calls of kind: node calls and host syncs. */
+static inline bool observe_times(enum call_kind kind)
+{
+    return call_kind_in(kind, CALL_KINDS_NODE | CALL_KINDS_HOST_SYNC);
+}
+
+/* A timed call (observe_times) of kind that began at start has returned. */
+static inline void observe_timed(enum call_kind kind, uint64_t start)
+{
+    if (call_kind_in(kind, CALL_KINDS_NODE))
+        observe_node_done(start);
+    else
+        observe_sync_done(start);
+}
 
 /* How many calls of driver function id from outside the runtime were seen. */
 unsigned long long observe_driver_calls(enum driver_id id);

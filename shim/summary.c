@@ -106,6 +106,7 @@ void summary_at_exit(void)
     const char *mode = shim_options.text[OPT_MODE];
     struct program_profile profile;
     observe_profile(&profile);
+    profile.timed = shim_observing && !shim_auto; /* observe mode times; auto's held-back calls would not tell */
     struct verdict verdict;
     describe_program(&profile, &verdict);
     if (profile.calls == 0 && profile.foreign_calls == 0 && shim_observing) {
@@ -132,6 +133,9 @@ void summary_at_exit(void)
             log_append_count(line, sizeof line, &used, driver_table[id].name, observe_driver_calls(id));
         if (used)
             log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
+        char ceiling[VERDICT_LINE_LEN];
+        if (profile.timed && describe_ceiling(&profile.ceiling, ceiling, sizeof ceiling))
+            log_always(LOG_INFO, "ceiling: %s", ceiling);
         for (unsigned i = 0; i < verdict.count; i++)
             log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
     }
@@ -156,6 +160,12 @@ void summary_at_exit(void)
     for (unsigned i = 0; i < verdict.count; i++)
         text_add(&t, "%s\"%s\"", i ? "," : "", verdict.line[i]);
     text_add(&t, "]");
+    if (profile.timed) {
+        const struct ceiling *c = &profile.ceiling;
+        text_add(&t, ",\"ceiling\":{\"share\":%.4f,\"node_calls\":%llu,\"node_ns\":%llu,\"between_syncs_ns\":%llu,"
+                     "\"sync_ns\":%llu,\"spans\":%llu}",
+                 ceiling_share(c), c->node_calls, c->node_ns, c->between_ns, c->sync_ns, c->spans);
+    }
     if (t.buf)
         trace_event("exit", "%s", t.buf);
     free(t.buf);

@@ -54,5 +54,39 @@ int main(void)
     CHECK_CONTAINS(describe(&p), "libraries call the driver API directly (12 calls, cuBLAS-style): their launches");
     CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits */
     CHECK(strcmp(activity_name(ACT_LAUNCH), "launches") == 0);
+
+    /* The ceiling: said only when timed (observe mode), worded by its share. */
+    p = (struct program_profile){.calls = 10100, .streams = 1};
+    p.total.n[ACT_LAUNCH] = 10000, p.total.n[ACT_SYNC] = 100;
+    p.ceiling = (struct ceiling){.node_calls = 33000, .node_ns = 12300000, .between_ns = 30100000, .spans = 99};
+    CHECK(strstr(describe(&p), "host time between syncs") == NULL);
+    p.timed = true;
+    CHECK_CONTAINS(describe(&p), "graphs can save at most about 41% of the host time between syncs");
+    char line[VERDICT_LINE_LEN];
+    CHECK(describe_ceiling(&p.ceiling, line, sizeof line));
+    CHECK_CONTAINS(line, "submission calls took 41% of the host time between syncs (12.3 ms of 30.1 ms; 33000 calls, "
+                         "0.37 us each): a graph can save at most about that");
+    p.ceiling.node_ns = 2900000; /* 9.6%: said as 10%, and worded as such */
+    CHECK_CONTAINS(describe(&p), "graphs can save at most about 10% of the host time between syncs");
+    p.ceiling.node_ns = 2700000; /* 9.0% */
+    CHECK_CONTAINS(describe(&p), "graphs can gain little here: submission calls took only 9% of the host time");
+    p.ceiling.node_ns = 15000000; /* 49.8% */
+    CHECK_CONTAINS(describe(&p), "submission-bound: submission calls took 50% of the host time between syncs");
+    p.ceiling = (struct ceiling){.node_calls = 600, .node_ns = 171601342, .between_ns = 171957783};
+    CHECK_CONTAINS(describe(&p), "submission-bound: submission calls took 100% of the host time between syncs");
+    CHECK(describe_ceiling(&p.ceiling, line, sizeof line));
+    CHECK_CONTAINS(line, "(171.6 ms of 172.0 ms; 600 calls, 286.00 us each)");
+    p.ceiling = (struct ceiling){.node_calls = 3, .node_ns = 4500, .between_ns = 1500000000};
+    CHECK(describe_ceiling(&p.ceiling, line, sizeof line));
+    CHECK_CONTAINS(line, "took 0% of the host time between syncs (4.5 us of 1.50 s; 3 calls, 1.50 us each)");
+    p.ceiling.node_ns = 2 * p.ceiling.between_ns; /* clocks that disagree: never more than all of it */
+    CHECK(ceiling_share(&p.ceiling) == 1.0);
+    p.ceiling = (struct ceiling){0}; /* sync-free: no span between two syncs */
+    CHECK(!describe_ceiling(&p.ceiling, line, sizeof line) && line[0] == '\0');
+    CHECK(ceiling_share(&p.ceiling) == 0.0);
+    CHECK_CONTAINS(describe(&p), "how much graphs could save is unknown: no thread made calls between two host syncs");
+    p.allocs_after_first_launch = 7, p.streams = 3, p.total.n[ACT_GRAPH_LAUNCH] = 2, p.total.n[ACT_QUERY] = 4;
+    p.foreign_calls = 12;
+    CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits, the ceiling's too */
     return check_result("test_verdict");
 }

@@ -3,7 +3,7 @@
  * stand-in, to count what a held-back call costs the shim (callgrind;
  * tools/callgrind-auto runs it).
  *
- *     held_back_loop api|stub|driver [KERNELS [ITERS]]
+ *     held_back_loop api|stub|driver [KERNELS [ITERS [HOST_US]]]
  *
  * Each iteration launches KERNELS small kernels on one non-blocking stream
  * and synchronises it: axpy with arguments that are the same every
@@ -14,13 +14,16 @@
  * stub pops it and calls __cudaLaunchKernel with the kernel's handle; driver
  * launches with cuLaunchKernel and synchronises with cuStreamSynchronize from
  * the program's own text, as a program built with the static runtime does
- * (the shim's driver front door).
+ * (the shim's driver front door).  HOST_US (default 0) makes the host
+ * sleep that long each iteration before the sync: work of its own between
+ * syncs, which graphs cannot shorten (tests/ceiling.sh).
  * Prints a checksum, which must not depend on the shim's mode.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -114,6 +117,7 @@ int main(int argc, char **argv)
     enum style style = strcmp(name, "stub") == 0 ? STYLE_STUB : strcmp(name, "driver") == 0 ? STYLE_DRIVER : STYLE_API;
     int kernels = argc > 2 ? atoi(argv[2]) : 100;
     int iters = argc > 3 ? atoi(argv[3]) : 1000;
+    long host_us = argc > 4 ? atol(argv[4]) : 0;
     require_device();
     float h[N];
     for (int i = 0; i < N; i++)
@@ -129,6 +133,11 @@ int main(int argc, char **argv)
     }
     for (int it = 0; it < iters; it++) {
         iteration(s, kernels, x, y, it, style);
+        if (host_us > 0) {
+            struct timespec pause = {host_us / 1000000, host_us % 1000000 * 1000};
+            while (nanosleep(&pause, &pause) != 0)
+                ;
+        }
         if (style == STYLE_DRIVER)
             (void)cuStreamSynchronize((CUstream)s);
         else

@@ -319,8 +319,8 @@ check_PROGRAMS += tests/bench/held_back_loop
 tests_bench_held_back_loop_SOURCES = tests/bench/held_back_loop.c tests/report.h kernels/kernels.h
 tests_bench_held_back_loop_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_bench_held_back_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
-TESTS += tests/bench/held_back.sh
-EXTRA_DIST += tests/bench/held_back.sh
+TESTS += tests/bench/held_back.sh tests/ceiling.sh
+EXTRA_DIST += tests/bench/held_back.sh tests/ceiling.sh
 
 ## The driver API, seen (docs/design.md, "Seeing the driver API"): a
 ## stand-in libcuda.so.1 feeding the runtime stand-in's queues, a fake

@@ -2,7 +2,8 @@
 ## check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
 ## the installed one in $(libdir)).  It shares the shim's option list
-## (policy/options.def) and how its choices are described (policy/values.c).
+## (policy/options.def), how its choices are described (policy/values.c)
+## and how the ceiling is worded (policy/verdict.c).
 
 bin_PROGRAMS = tools/reprise/reprise
 tools_reprise_reprise_SOURCES = \
@@ -14,7 +15,8 @@ tools_reprise_reprise_SOURCES = \
 	tools/reprise/trace_read.c tools/reprise/trace_read.h \
 	tools/reprise/elf_read.c tools/reprise/elf_read.h \
 	tools/reprise/json.c tools/reprise/json.h \
-	policy/values.c policy/values.h
+	policy/values.c policy/values.h \
+	policy/verdict.c policy/verdict.h policy/activity.h
 tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $(CUDA_CPPFLAGS)
 
 TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh

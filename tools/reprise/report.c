@@ -10,6 +10,7 @@
 #include "chrome.h"
 #include "reprise.h"
 #include "trace_read.h"
+#include "verdict.h"
 
 /* The default cost of one eager kernel launch, in microseconds (an H200 with CUDA 13 takes about 2 to 5). */
 #define DEFAULT_LAUNCH_US 4.0
@@ -76,6 +77,19 @@ static void print_exit(const struct json *ev)
                 any = true;
             }
         printf("%s\n", any ? "" : " nothing");
+    }
+    const struct json *timed = json_get(ev, "ceiling"); /* observe mode's */
+    if (timed && timed->type == JSON_OBJECT) {
+        struct ceiling c = {
+            .node_calls = (unsigned long long)json_num(timed, "node_calls", 0),
+            .node_ns = (unsigned long long)json_num(timed, "node_ns", 0),
+            .between_ns = (unsigned long long)json_num(timed, "between_syncs_ns", 0),
+        };
+        char line[VERDICT_LINE_LEN];
+        if (describe_ceiling(&c, line, sizeof line))
+            printf("  ceiling: %s\n", line);
+        else
+            printf("  ceiling: unknown (no host time between two syncs was measured)\n");
     }
     const struct json *verdict = json_get(ev, "verdict");
     for (size_t i = 0; verdict && verdict->type == JSON_ARRAY && i < verdict->count; i++)
