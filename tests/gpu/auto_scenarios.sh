@@ -9,6 +9,8 @@
 # GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 DIR="$top_builddir/tests/scenarios"
+# The driver-only scenarios load their kernels by name from this module (make gpu-programs builds it).
+export SCENARIO_MODULE="$top_builddir/kernels/all_kernels.fatbin"
 
 set -- "$DIR"/*.gpu
 [ -x "$1" ] || skip "no scenario programs in $DIR (make gpu-programs)"

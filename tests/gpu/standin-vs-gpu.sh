@@ -48,7 +48,10 @@ for p in $programs; do
         exit 77
     fi
     echo "exit $rc" >> "$work/$name.gpu"
-    LD_LIBRARY_PATH="$standin_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    # The program's own stand-in libraries first (its RUNPATH: the stand-in libcuda.so.1 of the driver
+    # scenarios): an LD_LIBRARY_PATH of the GPU machine's, searched before RUNPATH, may hold the real one.
+    runpath=$(readelf -d "$build/$p" 2> /dev/null | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    LD_LIBRARY_PATH="${runpath:+$runpath:}$standin_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         "$build/$p" > "$work/$name.standin" 2>&1
     echo "exit $?" >> "$work/$name.standin"
     if diff -u "$work/$name.gpu" "$work/$name.standin" > "$work/$name.diff"; then
