@@ -168,7 +168,7 @@ static const void *packed_params(void **extra, uint32_t need)
     const void *buffer = NULL;
     size_t size = 0;
     bool sized = false;
-    for (unsigned i = 0; extra[i] != CU_LAUNCH_PARAM_END && i < 64; i += 2) {
+    for (unsigned i = 0; i < 64 && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
         if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
             buffer = extra[i + 1];
         else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1] != NULL)
