@@ -131,6 +131,16 @@ else
     expect_in "$WORK/job.json" '"name":"process_name","pid":1,'
 fi
 
+# A rank that finds the region but never replays it (its kernels excluded): it differs, its row is marked.
+with_shim RANK=0 $GRAPH REPRISE_TRACE="$WORK/ex.0.trace" "$LOOP" > /dev/null
+with_shim RANK=1 $GRAPH REPRISE_EXCLUDE_KERNELS='*' REPRISE_TRACE="$WORK/ex.1.trace" "$LOOP" > /dev/null
+"$REPRISE" report "$WORK/ex.0.trace" "$WORK/ex.1.trace" > "$WORK/ex.report" || fail "report of ex.*.trace exited $?"
+expect_in "$WORK/ex.report" "rank 1 differs: its regions never replay, while the other ranks' do"
+expect_not_in "$WORK/ex.report" "rank 0 differs"
+awk '$1 == 1 && $3 ~ /^[0-9]+$/ && $8 == 0 && / <- differs$/ { found = 1 } END { exit !found }' "$WORK/ex.report" ||
+    fail "rank 1's region row is not marked: $(cat "$WORK/ex.report")"
+awk '$1 == 0 && $3 ~ /^[0-9]+$/ && /differs/ { found = 1 } END { exit found }' "$WORK/ex.report" || fail "rank 0's row is marked"
+
 # Three ranks, the third in observe mode: it differs in replays, regions and mode; the two others agree.
 for r in 0 1 2; do
     mode=auto; [ "$r" = 2 ] && mode=observe
