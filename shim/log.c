@@ -21,6 +21,19 @@ static atomic_int log_out = STDERR_FILENO;
 static atomic_uint next_thread_number = 1;
 static __thread unsigned thread_number;
 static __thread bool in_log; /* a message formatted while logging is dropped, not recursed into */
+static long log_rank_value = -1; /* the process's rank (RANK or LOCAL_RANK), -1 when none: set once at init */
+
+/* Sets the rank shown in each line's prefix (-1: none); called once at init, before the first line. */
+void log_set_rank(long rank)
+{
+    log_rank_value = rank < 0 ? -1 : rank;
+}
+
+/* The rank set by log_set_rank, or -1. */
+long log_rank(void)
+{
+    return log_rank_value;
+}
 
 /* A small number for the calling thread: 1 for the first thread that logs. */
 unsigned log_thread_number(void)
@@ -30,11 +43,14 @@ unsigned log_thread_number(void)
     return thread_number;
 }
 
-/* "reprise[PID:THREAD] LEVEL: message\n" into buf; returns its length. */
+/* "reprise[PID:THREAD] LEVEL: message\n" into buf, "reprise[PID:THREAD rank R] ..." when a rank is set; returns
+   its length. */
 size_t log_format_line(char *buf, size_t len, long pid, unsigned thread, enum log_level level, const char *msg)
 {
     const char *word = (unsigned)level <= LOG_DEBUG ? level_words[level] : "log";
-    int n = snprintf(buf, len, "reprise[%ld:%u] %s: %s", pid, thread, word, msg);
+    int n = log_rank_value >= 0
+                ? snprintf(buf, len, "reprise[%ld:%u rank %ld] %s: %s", pid, thread, log_rank_value, word, msg)
+                : snprintf(buf, len, "reprise[%ld:%u] %s: %s", pid, thread, word, msg);
     size_t used = n < 0 ? 0 : (size_t)n;
     if (used >= len - 1) {
         /* Truncated: keep the line a line, and say so. */

@@ -25,8 +25,15 @@ void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(p
 /* Writes one message whatever the threshold (summaries the user asked for). */
 void log_always(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* "reprise[PID:THREAD] LEVEL: message\n" into buf; returns its length. */
+/* "reprise[PID:THREAD] LEVEL: message\n" into buf, "reprise[PID:THREAD rank R] ..." when a rank is set; returns
+   its length. */
 size_t log_format_line(char *buf, size_t len, long pid, unsigned thread, enum log_level level, const char *msg);
+
+/* Sets the rank shown in each line's prefix (-1: none); called once at init, before the first line. */
+void log_set_rank(long rank);
+
+/* The rank set by log_set_rank, or -1. */
+long log_rank(void);
 
 /* A small number for the calling thread: 1 for the first thread that logs. */
 unsigned log_thread_number(void);

@@ -72,3 +72,8 @@ TESTS += \
 	tests/layers.sh
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
 	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt
+
+## Ranks (issue 16): the rank in the log and trace, `reprise run` under a launcher, `reprise report TRACE...`.
+TESTS += tests/reprise_ranks.sh
+EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace tests/traces/one.report \
+	tests/traces/one.json tests/traces/rank0.trace tests/traces/rank1.trace tests/traces/job.report

@@ -28,17 +28,21 @@ got=$(env -u LD_PRELOAD "$REPRISE" run --library "$SHIM_ABS" -- sh -c 'echo "$LD
 # Options become REPRISE_* variables.
 got=$("$REPRISE" run --mode observe --log info --log-file "$WORK/l" --trace "$WORK/t" --stats -- \
     sh -c 'echo "$REPRISE_MODE $REPRISE_LOG $REPRISE_LOG_FILE $REPRISE_TRACE $REPRISE_STATS"')
-[ "$got" = "observe info $WORK/l $WORK/t 1" ] || fail "options set as '$got'"
+[ "$got" = "observe info $WORK/l.%p $WORK/t.%p 1" ] || fail "options set as '$got'"
 got=$("$REPRISE" run --mode=off -- sh -c 'echo "$REPRISE_MODE"')
 [ "$got" = off ] || fail "--mode=off set REPRISE_MODE='$got'"
 
 # The shim really is loaded: a trace with an exit event (observe mode), and region events (auto mode).
-"$REPRISE" run --mode observe --trace "$WORK/threads.trace" -- "$TESTS_BIN/test_threads" > /dev/null 2> "$WORK/threads.log" ||
+"$REPRISE" run --mode observe --trace "$WORK/threads.%p.trace" -- "$TESTS_BIN/test_threads" > /dev/null 2> "$WORK/threads.log" ||
     fail "test_threads under reprise run exited $?"
+mv "$WORK"/threads.[0-9]*.trace "$WORK/threads.trace"
 expect_in "$WORK/threads.trace" '"ev":"exit"'
 expect_in "$WORK/threads.trace" '"mode":"observe"'
+# (--trace and --log-file without %p get .%p: one file per process.)
 REPRISE_MIN_REGION_CALLS=1 "$REPRISE" run --trace "$WORK/loop.trace" --log-file "$WORK/loop.log" --log info -- \
     "$TESTS_BIN/scenarios/launch_loop" > "$WORK/loop.out" || fail "launch_loop under reprise run exited $?"
+mv "$WORK"/loop.[0-9]*.trace "$WORK/loop.trace"
+mv "$WORK"/loop.[0-9]*.log "$WORK/loop.log"
 expect_in "$WORK/loop.trace" '"ev":"graph_built"'
 expect_in "$WORK/loop.log" 'replayed as a graph'
 cmp -s "$top_srcdir/tests/standin/expected/launch_loop.out" "$WORK/loop.out" || fail "launch_loop's output changed under reprise run"

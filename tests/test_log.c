@@ -51,6 +51,15 @@ static void test_format_line(void)
     CHECK(n == 63);
     CHECK(buf[62] == '\n' && strchr(buf, '\n') == buf + 62);
     CHECK(strstr(buf, "...") != NULL);
+    /* With a rank (RANK or LOCAL_RANK at init), the prefix carries it; without, it is as before. */
+    log_set_rank(3);
+    log_format_line(buf, sizeof buf, 4242, 2, LOG_WARN, "hello");
+    CHECK_STR_EQ(buf, "reprise[4242:2 rank 3] warning: hello\n");
+    CHECK(log_rank() == 3);
+    log_set_rank(-1);
+    log_format_line(buf, sizeof buf, 4242, 2, LOG_WARN, "hello");
+    CHECK_STR_EQ(buf, "reprise[4242:2] warning: hello\n");
+    CHECK(log_rank() == -1);
 }
 
 /* The threshold filters by level; log_always does not. */
@@ -104,9 +113,14 @@ static void test_fallback_to_stderr(void)
 static void test_log_file_pid(void)
 {
     char expanded[256], expect[256];
-    CHECK(expand_path_template("/tmp/reprise-%p-%%.log", 77, expanded, sizeof expanded));
+    CHECK(expand_path_template("/tmp/reprise-%p-%%.log", 77, -1, expanded, sizeof expanded));
     CHECK_STR_EQ(expanded, "/tmp/reprise-77-%.log");
-    CHECK(!expand_path_template("/tmp/abcdefgh", 1, expanded, 8));
+    CHECK(!expand_path_template("/tmp/abcdefgh", 1, -1, expanded, 8));
+    /* %r: the rank, or the pid when there is none; %%r is a literal %r. */
+    CHECK(expand_path_template("/tmp/t.%r.%p.%%r", 77, 5, expanded, sizeof expanded));
+    CHECK_STR_EQ(expanded, "/tmp/t.5.77.%r");
+    CHECK(expand_path_template("/tmp/t.%r", 77, -1, expanded, sizeof expanded));
+    CHECK_STR_EQ(expanded, "/tmp/t.77");
     log_setup(LOG_INFO, "/tmp/reprise-test-log-%p.txt");
     log_info("into the file");
     snprintf(expect, sizeof expect, "/tmp/reprise-test-log-%ld.txt", (long)getpid());

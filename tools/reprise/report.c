@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,37 +138,9 @@ static void print_regions(struct trace *t, double launch_us)
                " events (replays and calls saved are unknown)\n");
 }
 
-/* reprise report [--launch-us N] [--chrome-trace OUT] TRACE: returns the exit status. */
-int cmd_report(int argc, char **argv)
+/* reprise report TRACE: one trace, per region. */
+static int report_one(const char *path, double launch_us, const char *chrome)
 {
-    double launch_us = DEFAULT_LAUNCH_US;
-    const char *chrome = NULL, *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (is_option(a, "--launch-us")) {
-            const char *v = option_value(argc, argv, &i, "--launch-us");
-            char *end;
-            errno = 0;
-            launch_us = strtod(v, &end);
-            if (end == v || *end || errno || launch_us < 0)
-                die("--launch-us %s is not valid (expected microseconds, e.g. 4 or 2.5)", v);
-        } else if (is_option(a, "--chrome-trace")) {
-            chrome = option_value(argc, argv, &i, "--chrome-trace");
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(a, "--") == 0 && i + 1 < argc && path == NULL) {
-            path = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            die("unknown option '%s' for reprise report; see reprise --help", a);
-        } else if (path) {
-            die("one trace at a time: '%s' and '%s' given", path, a);
-        } else {
-            path = a;
-        }
-    }
-    if (path == NULL)
-        die("no trace given: reprise report [--launch-us US] [--chrome-trace OUT.json] TRACE");
     struct trace t;
     trace_read(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &t);
 
@@ -201,4 +174,334 @@ int cmd_report(int argc, char **argv)
     if (chrome)
         chrome_trace_write(chrome, &t);
     return 0;
+}
+
+/* One process of a job: its trace, where the launcher put it, and its totals. */
+struct member {
+    size_t trace;               /* which of the traces */
+    const char *path;
+    long pid, rank, local_rank, world_size; /* -1 when the config event has none */
+    const char *program, *mode;
+    const struct json *exit;
+    size_t regions, replaying;  /* regions, and those replayed as a graph at least once */
+    unsigned long long iterations, replays, calls_saved, fallbacks;
+    double calls;               /* calls intercepted, runtime and driver (from the exit event) */
+    bool compared;              /* weighed against the others for "differs" */
+    char differs[512];          /* why it differs, or "" */
+    char name[96];              /* "rank 1" or "process 1234" */
+};
+
+/* The member of trace k's process pid, added when new. */
+static struct member *member_of(struct member **ms, size_t *n, size_t k, const char *path, long pid)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*ms)[i].trace == k && (*ms)[i].pid == pid)
+            return &(*ms)[i];
+    *ms = xrealloc(*ms, *n + 1, sizeof **ms);
+    struct member *m = &(*ms)[(*n)++];
+    memset(m, 0, sizeof *m);
+    m->trace = k;
+    m->path = path;
+    m->pid = pid;
+    m->rank = m->local_rank = m->world_size = -1;
+    m->program = m->mode = "?";
+    return m;
+}
+
+/* Ranks first, by rank; then processes without one, by pid. */
+static int member_order(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if ((x->rank < 0) != (y->rank < 0))
+        return x->rank < 0 ? 1 : -1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+/* The value more than half of the compared members have (value(m) for each), or -1 if none. */
+static long majority(const struct member *ms, size_t n, long (*value)(const struct member *))
+{
+    size_t compared = 0;
+    for (size_t i = 0; i < n; i++)
+        compared += ms[i].compared;
+    for (size_t i = 0; i < n; i++) {
+        if (!ms[i].compared)
+            continue;
+        size_t same = 0;
+        for (size_t j = 0; j < n; j++)
+            same += ms[j].compared && value(&ms[j]) == value(&ms[i]);
+        if (2 * same > compared)
+            return value(&ms[i]);
+    }
+    return -1;
+}
+
+static long replaying_of(const struct member *m) { return (long)m->replaying; }
+static long regions_of(const struct member *m) { return (long)m->regions; }
+
+/* Appends "; " and the formatted reason to m's differs. */
+static void add_difference(struct member *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_difference(struct member *m, const char *fmt, ...)
+{
+    size_t used = strlen(m->differs);
+    if (used + 3 >= sizeof m->differs)
+        return;
+    if (used)
+        used += (size_t)snprintf(m->differs + used, sizeof m->differs - used, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->differs + used, sizeof m->differs - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Marks the members whose decisions differ from the others': no replays while others replay, another number
+   of replaying regions or of regions than most, another mode than most.  Returns how many were compared. */
+static size_t find_differences(struct member *ms, size_t n, const char *others)
+{
+    bool any_rank = false;
+    for (size_t i = 0; i < n; i++)
+        any_rank |= ms[i].rank >= 0;
+    /* The launcher and helpers (no rank among ranks, or no CUDA work) are not weighed. */
+    size_t compared = 0;
+    for (size_t i = 0; i < n; i++) {
+        ms[i].compared = (!any_rank || ms[i].rank >= 0) && (ms[i].regions > 0 || ms[i].calls > 0);
+        compared += ms[i].compared;
+    }
+    if (compared < 2)
+        return compared;
+    bool some_replay = false;
+    for (size_t i = 0; i < n; i++)
+        some_replay |= ms[i].compared && ms[i].replays > 0;
+    long replaying = majority(ms, n, replaying_of), regions = majority(ms, n, regions_of);
+    /* The mode most have: the first one more than half share. */
+    const char *mode = NULL;
+    for (size_t i = 0; i < n && mode == NULL; i++) {
+        size_t same = 0;
+        for (size_t j = 0; j < n; j++)
+            same += ms[i].compared && ms[j].compared && strcmp(ms[i].mode, ms[j].mode) == 0;
+        if (2 * same > compared)
+            mode = ms[i].mode;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct member *m = &ms[i];
+        if (!m->compared)
+            continue;
+        if (some_replay && m->replays == 0 && m->regions == 0)
+            add_difference(m, "no region found, while %s regions replay", others);
+        else if (some_replay && m->replays == 0)
+            add_difference(m, "its regions never replay, while %s do", others);
+        if (replaying >= 0 && (long)m->replaying != replaying)
+            add_difference(m, "%zu region%s replaying, most %ld", m->replaying, m->replaying == 1 ? "" : "s",
+                           replaying);
+        if (regions >= 0 && (long)m->regions != regions)
+            add_difference(m, "%zu region%s, most %ld", m->regions, m->regions == 1 ? "" : "s", regions);
+        if (mode && strcmp(m->mode, mode) != 0)
+            add_difference(m, "mode %s, most %s", m->mode, mode);
+        else if (!mode && m->differs[0] && strcmp(m->mode, "auto") != 0)
+            add_difference(m, "mode %s", m->mode);
+    }
+    return compared;
+}
+
+/* Prints one row of the job's table: a region of a member. */
+static void print_job_row(const struct member *m, const struct region_info *r)
+{
+    if (m->rank >= 0)
+        printf("%6ld ", m->rank);
+    else
+        printf("%6s ", "-");
+    const char *state = r->state ? r->state : r->not_graphed ? "not_graphed" : "no_summary";
+    printf("%7ld %6u %6u %6u %-11s %10llu %8llu %11llu  ", m->pid, r->id, r->tid, r->calls, state, r->sightings,
+           r->replays, r->calls_saved);
+    if (r->fallback_kinds == 0)
+        printf("none");
+    for (size_t k = 0; k < r->fallback_kinds; k++)
+        printf("%s%s %llu", k ? ", " : "", r->fallbacks[k].reason, r->fallbacks[k].count);
+    printf("%s\n", m->differs[0] ? "  <- differs" : "");
+}
+
+/* reprise report TRACE TRACE...: one table for a job of several processes (torchrun's ranks). */
+static int report_job(char **paths, size_t n, double launch_us, const char *chrome)
+{
+    struct trace *traces = xrealloc(NULL, n, sizeof *traces);
+    struct member *ms = NULL;
+    size_t count = 0;
+    for (size_t k = 0; k < n; k++) {
+        struct trace *t = &traces[k];
+        trace_read(strcmp(paths[k], "-") == 0 ? "/dev/stdin" : paths[k], t);
+        for (size_t i = 0; i < t->count; i++) {
+            const struct json *ev = t->events[i];
+            const char *name = json_str(ev, "ev", "");
+            if (strcmp(name, "config") && strcmp(name, "exit"))
+                continue;
+            struct member *m = member_of(&ms, &count, k, paths[k], (long)json_num(ev, "pid", 0));
+            if (strcmp(name, "config") == 0) {
+                m->rank = (long)json_num(ev, "rank", -1);
+                m->local_rank = (long)json_num(ev, "local_rank", -1);
+                m->world_size = (long)json_num(ev, "world_size", -1);
+                m->program = json_str(ev, "program", "?");
+                m->mode = json_str(json_get(ev, "options"), "REPRISE_MODE", "?");
+            } else {
+                m->exit = ev;
+                m->calls = json_num(ev, "calls_total", 0);
+                const struct json *foreign = json_get(ev, "foreign_calls");
+                for (size_t f = 0; foreign && foreign->type == JSON_OBJECT && f < foreign->count; f++)
+                    m->calls += foreign->items[f]->number;
+            }
+        }
+        qsort(t->regions, t->region_count, sizeof *t->regions, region_order);
+        for (size_t i = 0; i < t->region_count; i++) {
+            const struct region_info *r = &t->regions[i];
+            struct member *m = member_of(&ms, &count, k, paths[k], r->pid);
+            m->regions++;
+            m->replaying += r->replays > 0;
+            m->iterations += r->sightings;
+            m->replays += r->replays;
+            m->calls_saved += r->calls_saved;
+            for (size_t f = 0; f < r->fallback_kinds; f++)
+                m->fallbacks += r->fallbacks[f].count;
+        }
+    }
+    qsort(ms, count, sizeof *ms, member_order);
+    size_t ranks = 0;
+    long world = -1;
+    for (size_t i = 0; i < count; i++) {
+        struct member *m = &ms[i];
+        if (m->rank >= 0)
+            snprintf(m->name, sizeof m->name, "rank %ld", m->rank);
+        else
+            snprintf(m->name, sizeof m->name, "process %ld", m->pid);
+        ranks += m->rank >= 0;
+        if (m->world_size > world)
+            world = m->world_size;
+    }
+    size_t compared = find_differences(ms, count, ranks ? "the other ranks'" : "the other processes'");
+
+    printf("job: %zu traces, %zu process%s", n, count, count == 1 ? "" : "es");
+    if (ranks)
+        printf(", %zu with a rank", ranks);
+    if (world >= 0) {
+        printf(" (world size %ld", world);
+        const char *sep = "; no trace of rank ";
+        for (long r = 0; r < world && r < 4096; r++) {
+            bool seen = false;
+            for (size_t i = 0; i < count && !seen; i++)
+                seen = ms[i].rank == r;
+            if (!seen) {
+                printf("%s%ld", sep, r);
+                sep = ", ";
+            }
+        }
+        printf(")");
+    }
+    printf("\n");
+    for (size_t i = 0; i < count; i++) {
+        const struct member *m = &ms[i];
+        printf("%s: trace %s", m->name, m->path);
+        if (m->rank >= 0)
+            printf(", process %ld", m->pid);
+        printf(": %s, mode %s", m->program, m->mode);
+        if (m->local_rank >= 0)
+            printf(", local rank %ld", m->local_rank);
+        printf("\n");
+    }
+    printf("\n%6s %7s %6s %6s %6s %-11s %10s %8s %11s  %s\n", "rank", "pid", "region", "thread", "calls", "state",
+           "iterations", "replays", "calls_saved", "fallbacks");
+    unsigned long long saved = 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct member *m = &ms[i];
+        const struct trace *t = &traces[m->trace];
+        for (size_t j = 0; j < t->region_count; j++)
+            if (t->regions[j].pid == m->pid)
+                print_job_row(m, &t->regions[j]);
+        if (m->regions == 0 && m->compared) {
+            char rank[24] = "-";
+            if (m->rank >= 0)
+                snprintf(rank, sizeof rank, "%ld", m->rank);
+            printf("%6s %7ld %6s %6s %6s %-11s %10d %8d %11d  none%s\n", rank, m->pid, "-", "-", "-", "no_regions", 0,
+                   0, 0, m->differs[0] ? "  <- differs" : "");
+        }
+        saved += m->calls_saved;
+    }
+    printf("\n");
+    for (size_t i = 0; i < count; i++) {
+        const struct member *m = &ms[i];
+        printf("%s: %zu region%s, %zu replaying, %llu iterations, %llu replays, %llu calls saved, %llu fallback%s, "
+               "%.0f calls intercepted%s%s\n",
+               m->name, m->regions, m->regions == 1 ? "" : "s", m->replaying, m->iterations, m->replays,
+               m->calls_saved, m->fallbacks, m->fallbacks == 1 ? "" : "s", m->calls, m->exit ? "" : " (no exit event)",
+               m->compared || compared < 2 ? "" : " (not compared: no CUDA work, or not a rank)");
+    }
+    size_t differing = 0;
+    for (size_t i = 0; i < count; i++)
+        if (ms[i].differs[0]) {
+            printf("%s differs: %s\n", ms[i].name, ms[i].differs);
+            differing++;
+        }
+    if (differing == 0 && compared >= 2)
+        printf("the %zu %s decided alike\n", compared, ranks ? "ranks" : "processes");
+    printf("launch time saved across the job: about ");
+    print_duration((double)saved * launch_us);
+    printf(" (%llu calls not submitted one by one x %.2f us a launch; --launch-us sets it)\n", saved, launch_us);
+    fflush(stdout);
+    for (size_t k = 0; k < n; k++) {
+        bool exited = false;
+        for (size_t i = 0; i < traces[k].count; i++)
+            exited |= strcmp(json_str(traces[k].events[i], "ev", ""), "exit") == 0;
+        if (traces[k].truncated)
+            note("%s is truncated: line %u is cut short; reported up to there", paths[k], traces[k].truncated_line);
+        else if (!exited)
+            note("%s has no exit event: the program was killed, called _exit or is still running", paths[k]);
+    }
+    if (chrome) {
+        struct chrome_track *tracks = xrealloc(NULL, count ? count : 1, sizeof *tracks);
+        for (size_t i = 0; i < count; i++) {
+            char *name = xrealloc(NULL, 160, 1);
+            snprintf(name, 160, "%s: %s (pid %ld)", ms[i].name, ms[i].program, ms[i].pid);
+            tracks[i] = (struct chrome_track){.trace = ms[i].trace, .pid = ms[i].pid,
+                                              .track = ms[i].rank >= 0 ? ms[i].rank : ms[i].pid, .name = name};
+        }
+        chrome_trace_write_job(chrome, traces, n, tracks, count);
+    }
+    return 0;
+}
+
+/* reprise report [--launch-us N] [--chrome-trace OUT] TRACE...: returns the exit status. */
+int cmd_report(int argc, char **argv)
+{
+    double launch_us = DEFAULT_LAUNCH_US;
+    const char *chrome = NULL;
+    char **paths = xrealloc(NULL, (size_t)argc, sizeof *paths);
+    size_t npaths = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (options_done || (a[0] != '-' || a[1] == '\0')) {
+            paths[npaths++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options_done = true;
+        } else if (is_option(a, "--launch-us")) {
+            const char *v = option_value(argc, argv, &i, "--launch-us");
+            char *end;
+            errno = 0;
+            launch_us = strtod(v, &end);
+            if (end == v || *end || errno || launch_us < 0)
+                die("--launch-us %s is not valid (expected microseconds, e.g. 4 or 2.5)", v);
+        } else if (is_option(a, "--chrome-trace")) {
+            chrome = option_value(argc, argv, &i, "--chrome-trace");
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage();
+            return 0;
+        } else {
+            die("unknown option '%s' for reprise report; see reprise --help", a);
+        }
+    }
+    if (npaths == 0)
+        die("no trace given: reprise report [--launch-us US] [--chrome-trace OUT.json] TRACE...");
+    if (npaths > 1)
+        return report_job(paths, npaths, launch_us, chrome);
+    return report_one(paths[0], launch_us, chrome);
 }

@@ -94,6 +94,43 @@ static void set_env(const char *name, const char *value)
         die("cannot set %s: %s", name, strerror(errno));
 }
 
+/* Whether a path template names one file per process: it holds %p (the pid) or %r (the rank, else the pid). */
+static bool per_process(const char *tmpl)
+{
+    for (const char *p = tmpl; *p; p++)
+        if (p[0] == '%' && p[1] != '\0') {
+            if (p[1] == 'p' || p[1] == 'r')
+                return true;
+            p++; /* %% and the like: the next character is not a directive */
+        }
+    return false;
+}
+
+/*
+ * Sets variable name to the path template given: as is when it holds %p or
+ * %r, else with ".%p" put before its extension (t.trace: t.%p.trace) or at its
+ * end (t: t.%p), so that the processes a program starts (torchrun's ranks) do
+ * not write into one file.  Empty (stderr) and /dev/ paths stay as they are.
+ */
+static void set_path_env(const char *name, const char *tmpl)
+{
+    if (per_process(tmpl) || tmpl[0] == '\0' || strncmp(tmpl, "/dev/", 5) == 0) {
+        set_env(name, tmpl);
+        return;
+    }
+    const char *base = strrchr(tmpl, '/');
+    base = base ? base + 1 : tmpl;
+    const char *dot = strrchr(base, '.');
+    size_t cut = dot && dot != base ? (size_t)(dot - tmpl) : strlen(tmpl);
+    size_t len = strlen(tmpl) + 4;
+    char *path = malloc(len);
+    if (path == NULL)
+        die("out of memory");
+    snprintf(path, len, "%.*s.%%p%s", (int)cut, tmpl, tmpl + cut);
+    set_env(name, path);
+    free(path);
+}
+
 /* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
 int cmd_run(int argc, char **argv)
 {
@@ -118,9 +155,9 @@ int cmd_run(int argc, char **argv)
                 die_not_one_of("--log", v, option_choices[OPT_LOG]);
             set_env("REPRISE_LOG", v);
         } else if (is_option(a, "--log-file")) {
-            set_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
+            set_path_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
         } else if (is_option(a, "--trace")) {
-            set_env("REPRISE_TRACE", option_value(argc, argv, &i, "--trace"));
+            set_path_env("REPRISE_TRACE", option_value(argc, argv, &i, "--trace"));
         } else if (strcmp(a, "--stats") == 0) {
             set_env("REPRISE_STATS", "1");
         } else if (is_option(a, "--library")) {
