@@ -41,6 +41,12 @@ expect_in "$WORK/threads.trace" '"mode":"observe"'
 # (--trace and --log-file without %p get .%p: one file per process.)
 REPRISE_MIN_REGION_CALLS=1 "$REPRISE" run --trace "$WORK/loop.trace" --log-file "$WORK/loop.log" --log info -- \
     "$TESTS_BIN/scenarios/launch_loop" > "$WORK/loop.out" || fail "launch_loop under reprise run exited $?"
+# reprise report given the name reprise run was given finds the per-process file and says so.
+"$REPRISE" report "$WORK/loop.trace" > "$WORK/loop.report" 2> "$WORK/loop.report.err" ||
+    fail "reprise report of the name given to reprise run --trace exited $?"
+expect_in "$WORK/loop.report.err" "does not exist; reading the 1 per-process file"
+awk '$6 > 0 && $1 ~ /^[0-9]+$/ { found = 1 } END { exit !found }' "$WORK/loop.report" ||
+    fail "reprise report of the name given to reprise run --trace shows no region with replays"
 mv "$WORK"/loop.[0-9]*.trace "$WORK/loop.trace"
 mv "$WORK"/loop.[0-9]*.log "$WORK/loop.log"
 expect_in "$WORK/loop.trace" '"ev":"graph_built"'

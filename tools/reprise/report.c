@@ -2,11 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chrome.h"
 #include "reprise.h"
@@ -469,18 +471,58 @@ static int report_job(char **paths, size_t n, double launch_us, const char *chro
     return 0;
 }
 
+/*
+ * A trace path that does not exist, as `reprise run --trace F` was given it:
+ * the files it wrote, one per process, F with ".PID" before its extension
+ * (run.c's set_path_env).  Appends them to *paths; false if there are none.
+ */
+static bool add_per_process_traces(const char *given, char ***paths, size_t *npaths, size_t *capacity)
+{
+    const char *base = strrchr(given, '/');
+    base = base ? base + 1 : given;
+    const char *dot = strrchr(base, '.');
+    size_t cut = dot && dot != base ? (size_t)(dot - given) : strlen(given);
+    size_t len = strlen(given) + 16;
+    char *pattern = xrealloc(NULL, len, 1);
+    snprintf(pattern, len, "%.*s.[0-9]*%s", (int)cut, given, given + cut);
+    glob_t found;
+    bool any = glob(pattern, 0, NULL, &found) == 0 && found.gl_pathc > 0;
+    for (size_t k = 0; any && k < found.gl_pathc; k++) {
+        if (*npaths == *capacity) {
+            *capacity *= 2;
+            *paths = xrealloc(*paths, *capacity, sizeof **paths);
+        }
+        (*paths)[(*npaths)++] = strdup(found.gl_pathv[k]);
+    }
+    if (any)
+        fprintf(stderr, "reprise report: %s does not exist; reading the %zu per-process file%s `reprise run` "
+                        "wrote for it (%s...)\n",
+                given, found.gl_pathc, found.gl_pathc == 1 ? "" : "s", found.gl_pathv[0]);
+    if (any || glob(pattern, 0, NULL, &found) != GLOB_NOMATCH)
+        globfree(&found);
+    free(pattern);
+    return any;
+}
+
 /* reprise report [--launch-us N] [--chrome-trace OUT] TRACE...: returns the exit status. */
 int cmd_report(int argc, char **argv)
 {
     double launch_us = DEFAULT_LAUNCH_US;
     const char *chrome = NULL;
-    char **paths = xrealloc(NULL, (size_t)argc, sizeof *paths);
+    size_t capacity = (size_t)argc + 8;
+    char **paths = xrealloc(NULL, capacity, sizeof *paths);
     size_t npaths = 0;
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (options_done || (a[0] != '-' || a[1] == '\0')) {
-            paths[npaths++] = argv[i];
+            if (access(a, F_OK) == 0 || !add_per_process_traces(a, &paths, &npaths, &capacity)) {
+                if (npaths == capacity) {
+                    capacity *= 2;
+                    paths = xrealloc(paths, capacity, sizeof *paths);
+                }
+                paths[npaths++] = argv[i];
+            }
         } else if (strcmp(a, "--") == 0) {
             options_done = true;
         } else if (is_option(a, "--launch-us")) {
