@@ -141,7 +141,7 @@ tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 ## Argument sets (issue 14, item 2): a region's pointers rotating among 2 and
 ## 3 buffers; tests/standin/arg_sets.sh compares it with the run without the
-## shim (no output recorded on a GPU yet, so not in STANDIN_SCENARIOS).
+## shim; tests/standin/scenarios.sh with the H200's output (expected/).
 check_PROGRAMS += tests/scenarios/rotating_args
 tests_scenarios_rotating_args_SOURCES = tests/scenarios/rotating_args.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_rotating_args_LDADD = $(STANDIN_LINK_LIBS)
@@ -175,7 +175,8 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/symbol_update.out \
 	tests/standin/expected/sync_free.out \
 	tests/standin/expected/two_shapes.out \
-	tests/standin/expected/two_threads.out
+	tests/standin/expected/two_threads.out \
+	tests/standin/expected/rotating_args.out
 EXTRA_DIST += tests/standin/conformance.sh \
 	tests/standin/scenarios.sh tests/standin/ordering.sh \
 	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
