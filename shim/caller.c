@@ -79,12 +79,10 @@ bool caller_rescan(uintptr_t addr)
     }
     /*
      * A process without a dynamic runtime (the static one is in the
-     * program's text) never completes the ranges: scan again only once a
-     * runtime function was found since, which its first hooked call does
-     * before any of its driver calls, and not for every foreign call.
+     * program's text) never completes the ranges: caller_is_runtime comes
+     * here only once a runtime function was found since the last scan,
+     * which its first hooked call does before any of its driver calls.
      */
-    if (atomic_load_explicit(&caller_scanned_generation, memory_order_acquire) == generation + 1)
-        return caller_in_ranges(addr);
     struct load_counters now;
     load_counters_read(&now);
     pthread_mutex_lock(&scan_lock);

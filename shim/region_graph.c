@@ -387,6 +387,24 @@ static bool seen_before(struct region_graph *g, uint64_t key)
     return false;
 }
 
+/* Frees a graph that never got as far as the driver (nothing of libcuda's to destroy yet). */
+static void discard_unbuilt(struct region_graph *g)
+{
+    instance_free(&g->built);
+    free(g->differ);
+    free(g->nodes);
+    free(g);
+}
+
+/* Whether every kernel the occurrence launches was found in context: a kernel's function belongs to it. */
+static bool kernels_of_context(const struct record_list *list, CUcontext context)
+{
+    for (unsigned i = 0; i < list->count; i++)
+        if (list->calls[i].call.kind == CALL_LAUNCH && list->calls[i].layout->context != context)
+            return false;
+    return true;
+}
+
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
 struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
                                         size_t why_len, bool *unsupported)
@@ -409,10 +427,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
             g->args_total += g->nodes[i].args_size;
         }
     if (g->differ == NULL || !instance_alloc(g, &g->built)) {
-        instance_free(&g->built);
-        free(g->differ);
-        free(g->nodes);
-        free(g);
+        discard_unbuilt(g);
         say_why(why, why_len, "out of memory");
         return NULL;
     }
@@ -420,14 +435,17 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     if (!index_streams(g, list, &o)) {
         say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
         *unsupported = true;
-        instance_free(&g->built);
-        free(g->differ);
-        free(g->nodes);
-        free(g);
+        discard_unbuilt(g);
         return NULL;
     }
-
     CUresult err = DEVICE_CALL(cuCtxGetCurrent, &g->context);
+    if (err == CUDA_SUCCESS && !kernels_of_context(list, g->context)) {
+        say_why(why, why_len, "it launches a kernel in a second context (another device), where the shim graphs "
+                              "nothing yet");
+        *unsupported = true;
+        discard_unbuilt(g);
+        return NULL;
+    }
     if (err == CUDA_SUCCESS)
         err = DEVICE_CALL(cuGraphCreate, &g->graph, 0);
     /* Each wait hands on at most the dependencies its stream had gathered: bounded by all nodes. */
@@ -449,18 +467,6 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
             err = private_event(&g->staging_free);
     }
 
-    /* A kernel's function belongs to the context it was found in (the first that launched it). */
-    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++)
-        if (list->calls[i].call.kind == CALL_LAUNCH && list->calls[i].layout->context != g->context) {
-            say_why(why, why_len, "it launches a kernel in a second context (another device), where the shim "
-                                  "graphs nothing yet");
-            *unsupported = true;
-            region_graph_destroy(g);
-            free(o.extra);
-            free(o.extra_stream);
-            free(deps);
-            return NULL;
-        }
     for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++) {
         const struct recorded *r = &list->calls[i];
         unsigned si = (unsigned)stream_index(g, r->call.stream);
