@@ -21,6 +21,16 @@
  *                 total time / iterations
  *   malloc_each   cudaMalloc + cudaFree inside each iteration (graph: "na")
  *   long_kernels  2 kernels of a few hundred microseconds each
+ *   handover      two host threads on one stream: the program's thread issues
+ *                 20 kernels, hands over (a condition variable, no CUDA call),
+ *                 a second thread issues 20 more and syncs the stream (graph:
+ *                 one hand-written graph per thread, each launching its own)
+ *   hostgap       20 one-block kernels of a few microseconds, each followed by
+ *                 a few microseconds of host work (BENCH_SUITE_GAP_US, 4), as a
+ *                 framework's dispatcher between launches (graph: the host work,
+ *                 then the iteration's graph); also prints gpu_busy_us (the
+ *                 kernels' own time per iteration, from %globaltimer) and
+ *                 gpu_span_us (first kernel's start to last kernel's end)
  *
  * Prints "median_us X" (median host wall time per iteration after the
  * warm-up iterations) and "checksum HEX" (FNV-1a of the result buffers),
@@ -29,7 +39,10 @@
  * Exit status: 0, 1 on a CUDA error or bad arguments, 77 without a GPU.
  */
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <string.h>
@@ -128,6 +141,33 @@ __global__ void k_long(uint32_t *a, int rounds, int n)
     a[i] = x;
 }
 
+/* The GPU's clock in nanoseconds (coarse on some GPUs, enough for microseconds). */
+__device__ static inline unsigned long long global_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* One block of dependent integer work on a[0..blockDim), timed: its start and end in ts[2*slot], ts[2*slot+1]. */
+__global__ void k_busy(uint32_t *a, int rounds, unsigned long long *ts, unsigned *next_slot, unsigned slots)
+{
+    __shared__ unsigned slot;
+    if (threadIdx.x == 0) {
+        slot = atomicAdd(next_slot, 1u);
+        if (slot < slots)
+            ts[2 * slot] = global_ns();
+    }
+    __syncthreads();
+    uint32_t x = a[threadIdx.x];
+    for (int r = 0; r < rounds; r++)
+        x = (x * 1664525u + 1013904223u) ^ (x >> 7);
+    a[threadIdx.x] = x;
+    __syncthreads();
+    if (threadIdx.x == 0 && slot < slots)
+        ts[2 * slot + 1] = global_ns();
+}
+
 /* ---- state ---- */
 
 static cudaStream_t s, s1, s2, s3;
@@ -138,6 +178,11 @@ static float *h_res; /* pinned */
 static std::vector<float> residuals;
 static int jacobi_n = 16384;
 static int long_rounds = 60000;
+static int gap_rounds = 800;      /* k_busy: a few microseconds on an H200 */
+static double gap_host_us = 4.0;  /* host work after each hostgap kernel */
+static unsigned long long *gap_ts; /* k_busy's timestamps, two per kernel */
+static unsigned *gap_next_slot;
+static unsigned gap_slots;
 
 static void init_u32(uint32_t *d, int n, uint32_t seed)
 {
@@ -249,6 +294,34 @@ static void it_long(void)
     k_long<<<LONG_N / 128, 128, 0, s>>>(ub, long_rounds, LONG_N);
 }
 
+#define HANDOVER_KERNELS 20
+/* One thread's half of a handover iteration: half 0 the program's thread, 1 the second thread. */
+static void it_handover_half(int half)
+{
+    uint32_t *dst = half ? ub : ua, *src = half ? ua : ub;
+    for (int j = 0; j < HANDOVER_KERNELS; j++)
+        k_pp<<<blocks(N_SMALL), THREADS, 0, s>>>(dst, src, (uint32_t)(j * 40503u + half), N_SMALL);
+}
+
+/* Host work standing for a dispatcher's: spins for gap_host_us. */
+static void host_work(void)
+{
+    double until = now_seconds() + gap_host_us * 1e-6;
+    while (now_seconds() < until)
+        ;
+}
+
+#define GAP_KERNELS 20
+/* One hostgap iteration's kernels; with_host_work: host work after each. */
+static void it_hostgap(bool with_host_work)
+{
+    for (int j = 0; j < GAP_KERNELS; j++) {
+        k_busy<<<1, THREADS, 0, s>>>(uc, gap_rounds, gap_ts, gap_next_slot, gap_slots);
+        if (with_host_work)
+            host_work();
+    }
+}
+
 /* ---- driver ---- */
 
 static cudaGraphExec_t capture(void (*fn)(int), int arg)
@@ -282,13 +355,88 @@ static void body(int arg)
         it_syncfree();
     else if (workload == "long_kernels")
         it_long();
+    else if (workload == "handover")
+        it_handover_half(arg);
+    else if (workload == "hostgap")
+        it_hostgap(false);
+}
+
+/*
+ * handover's second host thread: at each hand-over issues its half (or
+ * launches its graph) on the same stream and syncs it, then hands back.
+ */
+struct second_thread {
+    std::mutex lock;
+    std::condition_variable changed;
+    int turn = 0; /* 0: the program's thread, 1: the second thread's, -1: quit */
+    cudaGraphExec_t exec = nullptr;
+    std::thread thread;
+
+    void run()
+    {
+        std::unique_lock<std::mutex> held(lock);
+        for (;;) {
+            changed.wait(held, [this] { return turn != 0; });
+            if (turn < 0)
+                return;
+            if (exec)
+                CHECK(cudaGraphLaunch(exec, s));
+            else
+                it_handover_half(1);
+            CHECK(cudaStreamSynchronize(s));
+            turn = 0;
+            changed.notify_all();
+        }
+    }
+    /* Hands over to the second thread and waits for it to hand back. */
+    void hand_over()
+    {
+        std::unique_lock<std::mutex> held(lock);
+        turn = 1;
+        changed.notify_all();
+        changed.wait(held, [this] { return turn == 0; });
+    }
+    void stop()
+    {
+        {
+            std::lock_guard<std::mutex> held(lock);
+            turn = -1;
+        }
+        changed.notify_all();
+        thread.join();
+    }
+};
+
+/* Median over iterations [first, count) of hostgap's per-iteration GPU busy time and span, in us. */
+static void gap_gpu_times(int first, int count, double *busy_median, double *span_median)
+{
+    unsigned used;
+    CHECK(cudaMemcpy(&used, gap_next_slot, sizeof used, cudaMemcpyDeviceToHost));
+    std::vector<unsigned long long> ts(2 * (size_t)gap_slots);
+    CHECK(cudaMemcpy(ts.data(), gap_ts, ts.size() * sizeof ts[0], cudaMemcpyDeviceToHost));
+    std::vector<double> busy, span;
+    for (int i = first; i < count && (unsigned)(i + 1) * GAP_KERNELS <= std::min(used, gap_slots); i++) {
+        double b = 0;
+        for (int j = 0; j < GAP_KERNELS; j++) {
+            size_t k = (size_t)i * GAP_KERNELS + j;
+            b += (double)(ts[2 * k + 1] - ts[2 * k]);
+        }
+        size_t k0 = (size_t)i * GAP_KERNELS, k1 = k0 + GAP_KERNELS - 1;
+        busy.push_back(b / 1e3);
+        span.push_back((double)(ts[2 * k1 + 1] - ts[2 * k0]) / 1e3);
+    }
+    std::sort(busy.begin(), busy.end());
+    std::sort(span.begin(), span.end());
+    *busy_median = busy.empty() ? 0 : busy[busy.size() / 2];
+    *span_median = span.empty() ? 0 : span[span.size() / 2];
 }
 
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_suite.gpu WORKLOAD eager|graph [ITERS]\n"
                     "workloads: loop20_empty loop100_empty loop400_empty loop20_small loop100_small\n"
-                    "           loop400_small fork3 jacobi pingpong syncfree malloc_each long_kernels\n");
+                    "           loop400_small fork3 jacobi pingpong syncfree malloc_each long_kernels\n"
+                    "           handover hostgap\n");
     exit(1);
 }
 
@@ -304,7 +452,7 @@ int main(int argc, char **argv)
     int iters;
     const char *names[] = {"loop20_empty", "loop100_empty", "loop400_empty", "loop20_small", "loop100_small",
                            "loop400_small", "fork3", "jacobi", "pingpong", "syncfree", "malloc_each",
-                           "long_kernels"};
+                           "long_kernels", "handover", "hostgap"};
     bool known = false;
     for (const char *nm : names)
         known = known || workload == nm;
@@ -326,6 +474,10 @@ int main(int argc, char **argv)
     require_gpu();
     if (getenv("BENCH_SUITE_LONG_ROUNDS"))
         long_rounds = atoi(getenv("BENCH_SUITE_LONG_ROUNDS"));
+    if (getenv("BENCH_SUITE_GAP_US"))
+        gap_host_us = atof(getenv("BENCH_SUITE_GAP_US"));
+    if (getenv("BENCH_SUITE_GAP_ROUNDS"))
+        gap_rounds = atoi(getenv("BENCH_SUITE_GAP_ROUNDS"));
 
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
@@ -363,20 +515,40 @@ int main(int argc, char **argv)
     int per_unit = workload == "jacobi" ? JACOBI_K : 1;
     int warm = std::max(5, units / 10);
 
+    if (workload == "hostgap") {
+        gap_slots = (unsigned)(warm + units) * GAP_KERNELS;
+        CHECK(cudaMalloc(&gap_ts, 2 * sizeof(unsigned long long) * gap_slots));
+        CHECK(cudaMalloc(&gap_next_slot, sizeof(unsigned)));
+        CHECK(cudaMemset(gap_next_slot, 0, sizeof(unsigned)));
+        CHECK(cudaDeviceSynchronize());
+    }
+
     cudaGraphExec_t exec[2] = {nullptr, nullptr};
     if (graph) {
         exec[0] = capture(body, 0);
-        if (workload == "pingpong")
+        if (workload == "pingpong" || workload == "handover")
             exec[1] = capture(body, 1);
+    }
+    second_thread second;
+    if (workload == "handover") {
+        second.exec = exec[1];
+        second.thread = std::thread([&second] { second.run(); });
     }
     auto unit = [&](int u) {
         int parity = u & 1;
+        if (graph && workload == "hostgap")
+            for (int j = 0; j < GAP_KERNELS; j++)
+                host_work(); /* the host work comes first: it decides what the graph then runs */
         if (graph)
             CHECK(cudaGraphLaunch(exec[workload == "pingpong" ? parity : 0], s));
         else if (workload == "malloc_each")
             it_malloc_each();
+        else if (workload == "hostgap")
+            it_hostgap(true);
         else
-            body(parity);
+            body(workload == "handover" ? 0 : parity);
+        if (workload == "handover")
+            second.hand_over();
     };
 
     std::vector<double> us;
@@ -405,8 +577,13 @@ int main(int argc, char **argv)
         std::sort(us.begin(), us.end());
         median = us[us.size() / 2];
     }
+    if (workload == "handover")
+        second.stop();
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
+    double gap_busy = 0, gap_span = 0;
+    if (workload == "hostgap")
+        gap_gpu_times(warm, warm + units, &gap_busy, &gap_span); /* a capture runs no kernel: no slot */
 
     uint64_t h = 0xcbf29ce484222325ull;
     if (workload == "jacobi") {
@@ -430,6 +607,8 @@ int main(int argc, char **argv)
         printf("median_us %.3f q1_us %.3f q3_us %.3f\n", median, us[us.size() / 4], us[us.size() * 3 / 4]);
     else
         printf("median_us %.3f\n", median);
+    if (workload == "hostgap")
+        printf("gpu_busy_us %.3f gpu_span_us %.3f\n", gap_busy, gap_span);
     printf("checksum %016llx\n", (unsigned long long)h);
     for (cudaGraphExec_t e : exec)
         if (e)
