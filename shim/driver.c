@@ -153,6 +153,8 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
             if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */                      \
                 foreign_count(DRIVER_ID_##name, (const void *)(stream));                                   \
+                if (calling_object_is_communication(caller))                                              \
+                    observe_communication_call();                                                         \
                 uint64_t start = observe_clock();                                                         \
                 CUresult result = real args;                                                              \
                 observe_node_done(start);                                                                 \

@@ -60,6 +60,8 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
     enum driver_kind kind = driver_table[id].kind;
     /* A communication library's work never goes into a graph, not even the robust path's capture. */
     bool capturable = kind == DRIVER_KIND_CAPTURABLE && !calling_object_is_communication(caller);
+    if (kind == DRIVER_KIND_CAPTURABLE && !capturable)
+        observe_communication_call(); /* for the exit summary: how much of the work was the collectives' */
     return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
                                capturable, boundary_reason_of(driver_table[id].name));

@@ -280,6 +280,21 @@ unsigned long long observe_driver_calls(enum driver_id id)
     return atomic_load_explicit(&driver_calls[id], memory_order_relaxed);
 }
 
+/* Communication libraries' calls that could have been nodes, all passed through: a relaxed add, a few per collective. */
+static atomic_ullong communication_calls;
+
+/* Counts a call a communication library made that could have been a node. */
+void observe_communication_call(void)
+{
+    atomic_fetch_add_explicit(&communication_calls, 1, memory_order_relaxed);
+}
+
+/* How many such calls of communication libraries were seen. */
+unsigned long long observe_communication_calls(void)
+{
+    return atomic_load_explicit(&communication_calls, memory_order_relaxed);
+}
+
 /* Every driver call from outside the runtime seen, all functions together. */
 static unsigned long long driver_calls_total(void)
 {

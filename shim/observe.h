@@ -49,6 +49,12 @@ static inline void observe_timed(enum call_kind kind, uint64_t start)
 /* How many calls of driver function id from outside the runtime were seen. */
 unsigned long long observe_driver_calls(enum driver_id id);
 
+/* Counts a call a communication library (NCCL, NVSHMEM) made that could have been a node: always passed through. */
+void observe_communication_call(void);
+
+/* How many such calls of communication libraries were seen, in any mode but off. */
+unsigned long long observe_communication_calls(void);
+
 /* How many times hook id was called. */
 unsigned long long observe_hook_calls(enum hook_id id);
 

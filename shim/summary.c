@@ -133,6 +133,12 @@ void summary_at_exit(void)
             log_append_count(line, sizeof line, &used, driver_table[id].name, observe_driver_calls(id));
         if (used)
             log_always(LOG_INFO, "driver calls from outside the runtime: %s", line);
+        unsigned long long communication = observe_communication_calls();
+        if (communication)
+            log_always(LOG_INFO,
+                       "communication libraries: %llu of their calls (launches, copies, event records) passed through, "
+                       "never held back; %llu calls intercepted in all",
+                       communication, profile.calls + profile.foreign_calls);
         char ceiling[VERDICT_LINE_LEN];
         if (profile.timed && describe_ceiling(&profile.ceiling, ceiling, sizeof ceiling))
             log_always(LOG_INFO, "ceiling: %s", ceiling);
@@ -153,7 +159,7 @@ void summary_at_exit(void)
     first = true;
     for (int id = 0; id < DRIVER_COUNT; id++)
         text_add_count(&t, &first, driver_table[id].name, observe_driver_calls(id));
-    text_add(&t, "},\"streams\":[");
+    text_add(&t, "},\"communication_calls\":%llu,\"streams\":[", observe_communication_calls());
     if (t.buf)
         observe_each_stream(trace_stream, &t);
     text_add(&t, "],\"verdict\":[");

@@ -167,6 +167,20 @@ grep -qE "^process [0-9]+ differs: no region found, while the other processes' r
     fail "the observing process does not differ: $(cat "$WORK/np.report")"
 awk '$1 == "-" && $6 == "graphed"' "$WORK/np.report" | grep -q . || fail "no row without a rank"
 
+# A rank whose communication library's calls passed through says how many, as its trace's exit event counts them.
+NCCL_PROG="$TESTS_BIN/standin/driver_library_nccl"
+for r in 0 1; do
+    with_shim RANK=$r $GRAPH REPRISE_TRACE="$WORK/comm.$r.trace" "$NCCL_PROG" > /dev/null ||
+        fail "driver_library_nccl as rank $r exited $?"
+done
+"$REPRISE" report "$WORK/comm.0.trace" "$WORK/comm.1.trace" > "$WORK/comm.report" || fail "report of comm.*.trace exited $?"
+for r in 0 1; do
+    n=$(sed -n 's/.*"ev":"exit".*"communication_calls":\([0-9]*\),.*/\1/p' "$WORK/comm.$r.trace")
+    [ -n "$n" ] && [ "$n" -gt 0 ] || fail "rank $r's exit event counts no communication library call: '$n'"
+    grep -qE "^rank $r: .* calls intercepted \($n of a communication library, passed through\)" "$WORK/comm.report" ||
+        fail "the report does not say rank $r's $n communication library calls passed through: $(cat "$WORK/comm.report")"
+done
+
 # The recorded traces under tests/traces: the job's report as recorded; one trace's as before several were taken.
 (cd "$TRACES" && "$REPRISE_ABS" report rank0.trace rank1.trace) > "$WORK/fixed-job.report" 2>&1
 cmp -s "$TRACES/job.report" "$WORK/fixed-job.report" ||

@@ -100,6 +100,16 @@ with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info "$NCCL" > 
 cmp -s "$WORK/plain.out" "$WORK/nccl.out" || fail "driver_library_nccl under auto: output differs"
 expect_count "$WORK/nccl.log" "libnccl_standin.so is a communication library: its driver calls are never held back" 1
 expect_in "$WORK/nccl.log" "replayed as a graph"
+# The exit summary and the trace's exit event count the communication library's calls, which all passed through;
+# under its own name the library is no communication library and none are counted.
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_STATS=1 REPRISE_TRACE="$WORK/nccl.trace" "$NCCL" > /dev/null \
+    2> "$WORK/nccl.stats.log" || fail "driver_library_nccl under auto with REPRISE_STATS exited $?"
+comm=$(sed -n 's/.*communication libraries: \([0-9]*\) of their calls.*passed through.*/\1/p' "$WORK/nccl.stats.log")
+[ -n "$comm" ] && [ "$comm" -gt 0 ] || fail "the exit summary counts no communication library call: '$comm'"
+grep '"ev":"exit"' "$WORK/nccl.trace" | grep -q "\"communication_calls\":$comm," ||
+    fail "the trace's exit event does not count $comm communication library calls"
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_STATS=1 "$PROG" > /dev/null 2> "$WORK/blas.stats.log"
+expect_not_in "$WORK/blas.stats.log" "communication libraries:"
 # Against the same library under its own name, whose launches are graphed: the regions here are shorter.
 longest() { sed -n 's/.*region [0-9]*: \([0-9]*\) calls on.*/\1/p' "$1" | sort -n | tail -1; }
 with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info "$PROG" > /dev/null 2> "$WORK/blas.log"

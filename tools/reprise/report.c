@@ -188,6 +188,7 @@ struct member {
     size_t regions, replaying;  /* regions, and those replayed as a graph at least once */
     unsigned long long iterations, replays, calls_saved, fallbacks;
     double calls;               /* calls intercepted, runtime and driver (from the exit event) */
+    double communication;       /* of those, communication libraries' calls passed through (NCCL's collectives) */
     bool compared;              /* weighed against the others for "differs" */
     char differs[512];          /* why it differs, or "" */
     char name[96];              /* "rank 1" or "process 1234" */
@@ -349,6 +350,7 @@ static int report_job(char **paths, size_t n, double launch_us, const char *chro
             } else {
                 m->exit = ev;
                 m->calls = json_num(ev, "calls_total", 0);
+                m->communication = json_num(ev, "communication_calls", 0);
                 const struct json *foreign = json_get(ev, "foreign_calls");
                 for (size_t f = 0; foreign && foreign->type == JSON_OBJECT && f < foreign->count; f++)
                     m->calls += foreign->items[f]->number;
@@ -431,10 +433,15 @@ static int report_job(char **paths, size_t n, double launch_us, const char *chro
     printf("\n");
     for (size_t i = 0; i < count; i++) {
         const struct member *m = &ms[i];
+        char collective[96] = "";
+        if (m->communication > 0)
+            snprintf(collective, sizeof collective, " (%.0f of a communication library, passed through)",
+                     m->communication);
         printf("%s: %zu region%s, %zu replaying, %llu iterations, %llu replays, %llu calls saved, %llu fallback%s, "
-               "%.0f calls intercepted%s%s\n",
+               "%.0f calls intercepted%s%s%s\n",
                m->name, m->regions, m->regions == 1 ? "" : "s", m->replaying, m->iterations, m->replays,
-               m->calls_saved, m->fallbacks, m->fallbacks == 1 ? "" : "s", m->calls, m->exit ? "" : " (no exit event)",
+               m->calls_saved, m->fallbacks, m->fallbacks == 1 ? "" : "s", m->calls, collective,
+               m->exit ? "" : " (no exit event)",
                m->compared || compared < 2 ? "" : " (not compared: no CUDA work, or not a rank)");
     }
     size_t differing = 0;
