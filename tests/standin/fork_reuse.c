@@ -17,11 +17,11 @@
  * and a host read; the driver's cuLaunchKernel on s1; an event recorded
  * on s1 and synchronised, and a host read; a region of its own launched
  * on s4 that forks onto s1 (its graph must follow the first one's; once
- * a query cuts it, and its replay falls back); kernels on
- * s1 with the driver's 2-D memset, a library's call that makes their
- * region take the robust path (in the first half), or that memset first,
- * then a kernel (in the second half); the same robust-path region on a
- * stream of its own that s2 joins (in the first half); or nothing.
+ * a query cuts it, and its replay falls back); kernels on s1 with the
+ * driver's 2-D memset, a library's call that makes their region take the
+ * robust path (in the first half), or that memset first, then a kernel
+ * (in the second half); the same robust-path region on a stream of its
+ * own that s2 joins (in the first half); or nothing.
  * Halfway, s2 is destroyed and created again.  The iteration ends with a
  * sync of s.  Host reads copy on a stream of their own.  Every use is
  * ordered after the region's work by the program's own stream order, so
@@ -30,8 +30,8 @@
  *
  * created: s, s1, s2 and s4 non-blocking, s3 blocking.  legacy: s is the
  * legacy stream (the region's graph is launched there), s1 and s3
- * blocking.  fork3: the created streams, no uses (the replay's calls are
- * counted from the shim's debug log).
+ * blocking.  fork3: every stream non-blocking, as bench_suite's, and no
+ * uses (the replay's calls are counted from the shim's debug log).
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -46,7 +46,8 @@
 
 static cudaStream_t s, s1, s2, s3, s4, s5, sr;
 static cudaEvent_t fork_ev, j1, j2, j3, e1, e2, e4, e5, idle;
-static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d3, *d4, *dl, *dc, *dd, *db, *dr, *dm, *scratch, *d5, *d52, *scratch5;
+static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d3, *d4, *dl, *dc, *dd, *db, *dr, *dm, *scratch;
+static float *d5, *d52, *scratch5;
 static float *pinned;
 static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read */
 static int iters = 280;
@@ -276,7 +277,8 @@ int main(int argc, char **argv)
     cudaEvent_t *events[] = {&fork_ev, &j1, &j2, &j3, &e1, &e2, &e4, &e5, &idle};
     for (size_t i = 0; i < sizeof events / sizeof *events; i++)
         CK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
-    float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &d1, &d3, &d4, &dl, &dc, &dd, &db, &dr, &dm, &scratch, &d5, &d52, &scratch5};
+    float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &d1, &d3, &d4,
+                         &dl, &dc, &dd, &db, &dr, &dm, &scratch, &d5, &d52, &scratch5};
     for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++) {
         *buffers[i] = dev_floats(N);
         k_fill_on(*buffers[i], 0.25f * (float)i, N, cudaStreamLegacy);
