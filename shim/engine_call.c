@@ -7,6 +7,7 @@
 #include "engine_internal.h"
 #include "errors.h"
 #include "libcuda.h"
+#include "owed_waits.h"
 #include "shim.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
@@ -301,5 +302,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     }
     tracker_unlock(t);
     in_engine = false;
+    if (!taken)
+        owed_waits_settle(c->stream); /* forwarded next: after the graphs it follows (the boundary's own too) */
     return taken;
 }

@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "libcuda.h"
 #include "log.h"
+#include "owed_waits.h"
 #include "runtime.h"
 #include "trace.h"
 
@@ -19,6 +20,7 @@ void submit_held_back(struct tracker *t)
     bool switched = !owner && t->context != NULL && DEVICE_CALL(cuCtxGetCurrent, &mine) == CUDA_SUCCESS &&
                     mine != t->context && DEVICE_CALL(cuCtxSetCurrent, t->context) == CUDA_SUCCESS;
     CUresult driver_error;
+    owed_waits_settle_all(); /* its calls are on streams that may owe a wait on an earlier graph */
     cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
     if (switched)
         (void)DEVICE_CALL(cuCtxSetCurrent, mine);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "engine_internal.h"
+#include "owed_waits.h"
 
 /* A driver call that can be a graph node, from someone other than the runtime: engine_call, unless the shim made it. */
 bool engine_driver_call(const struct call *c, cudaError_t *result)
@@ -55,6 +56,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
+    owed_waits_settle(stream); /* it is forwarded (or captured) after the graphs its stream follows */
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
         tracker_lock(me);
@@ -83,6 +85,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     if (__builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0))
         rejoin_moved_work(me);
     tracker_unlock(me);
+    owed_waits_settle(stream); /* and after the graph this boundary launched */
     in_engine = false;
     return false;
 }

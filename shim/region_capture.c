@@ -69,6 +69,7 @@ cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t
     cudaError_t err = prepare_staging(s);
     if (err == cudaSuccess)
         err = (cudaError_t)private_event(&s->fork);
+    owed_waits_settle(origin); /* outside the capture: a wait it owes a fast-path graph */
     if (err == cudaSuccess)
         err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
@@ -153,6 +154,8 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
 {
     const struct call *c = &r->call;
     cudaError_t err;
+    if (!capture_holds(s, c->stream))
+        owed_waits_settle(c->stream); /* before it joins the capture: a wait it owes a fast-path graph */
     bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
     if (!joins_by_itself && (err = capture_join(s, c->stream)) != cudaSuccess)
         return err;

@@ -84,8 +84,7 @@ struct region_graph {
     unsigned seen_next;
     unsigned stream_count;            /* streams[0] is the one the graph is launched on */
     cudaStream_t streams[GRAPH_STREAMS_MAX];
-    cudaEvent_t before[GRAPH_STREAMS_MAX]; /* other streams' earlier work, joined before the launch */
-    cudaEvent_t after;                     /* the launch, joined by the other streams after it */
+    struct stream_joins joins;             /* the cross-stream waits around each launch */
     unsigned char *staging;                /* pinned copy sources for pageable copies (all instances') */
     size_t staging_size;
     cudaEvent_t staging_free;              /* recorded after each launch: the staging buffer's readers are done */
@@ -514,10 +513,8 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         (void)instance_new(g, &err);
     }
     /* The launch's events, made now: a region that cannot have them is not graphed. */
-    for (unsigned i = 1; err == CUDA_SUCCESS && i < g->stream_count; i++)
-        err = private_event(&g->before[i]);
-    if (err == CUDA_SUCCESS && g->stream_count > 1)
-        err = private_event(&g->after);
+    if (err == CUDA_SUCCESS)
+        err = stream_joins_prepare(&g->joins, g->streams, g->stream_count, g->context);
     if (err != CUDA_SUCCESS) {
         say_why(why, why_len, "building the graph failed: %s", libcuda_error_name(err));
         region_graph_destroy(g);
@@ -745,7 +742,7 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
                        list->calls[i].call.bytes);
     }
     if (err == CUDA_SUCCESS)
-        err = streams_join_first(g->streams, g->stream_count, g->before);
+        err = stream_joins_before(&g->joins, g->streams, g->stream_count);
     if (err == CUDA_SUCCESS) {
         err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
         if (err != CUDA_SUCCESS)
@@ -761,7 +758,7 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     if (launched && g->staging)
         err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
     if (launched && err == CUDA_SUCCESS)
-        err = streams_follow_first(g->streams, g->stream_count, &g->after);
+        err = stream_joins_after(&g->joins, g->streams, g->stream_count);
     *error = (cudaError_t)err; /* the codes both APIs share agree */
     if (launched && err != CUDA_SUCCESS) {
         /* The work is submitted; only the joins after it failed.  Owe the error rather than resubmit. */
@@ -781,9 +778,7 @@ void region_graph_destroy(struct region_graph *g)
     instance_free(&g->built);
     if (g->graph)
         (void)DEVICE_CALL(cuGraphDestroy, g->graph);
-    for (unsigned i = 1; i < g->stream_count; i++)
-        private_event_destroy(g->before[i]);
-    private_event_destroy(g->after);
+    stream_joins_release(&g->joins);
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);

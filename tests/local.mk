@@ -77,3 +77,13 @@ EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.s
 TESTS += tests/reprise_ranks.sh
 EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace tests/traces/one.report \
 	tests/traces/one.json tests/traces/rank0.trace tests/traces/rank1.trace tests/traces/job.report
+
+## The cross-stream waits around a fast-path graph's launches (issue 14, item 3): a fork/join loop whose forked
+## streams are used outside its region between replays, in every way that must settle a wait the stream owes;
+## tests/owed_waits.sh compares it with the run without the shim and counts fork3's replay calls.
+check_PROGRAMS += tests/standin/fork_reuse
+tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c $(STANDIN_SCENARIO_INCS)
+tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/owed_waits.sh
+EXTRA_DIST += tests/owed_waits.sh
