@@ -14,6 +14,7 @@
 #include "call.h"
 #include "caller.h"
 #include "calling_object.h"
+#include "owed_waits.h"
 #include "dlsym.h"
 #include "driver.h"
 #include "driver_table.h"
@@ -108,6 +109,19 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
     real_fn real = (real_fn)libcuda_real(DRIVER_ID_##name);                                                \
     if (__builtin_expect(real == NULL, 0))                                                                \
         return driver_missing(DRIVER_ID_##name)
+/*
+ * The runtime's own driver call on a stream that owes a graph's wait
+ * (shim/owed_waits.h) makes it first: the hooked runtime calls settled
+ * already (a relaxed load more), but the runtime's functions the shim does
+ * not hook (array copies, external semaphores...) reach the GPU only
+ * here.  A call without a stream (0) is left: device-wide, or the legacy
+ * stream's, which the engine's own hooks see.
+ */
+#define RUNTIME_WORK_SETTLES(stream)                                                                      \
+    do {                                                                                                  \
+        if (shim_auto && (stream) != 0)                                                                   \
+            owed_waits_settle((cudaStream_t)(stream));                                                    \
+    } while (0)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
@@ -132,6 +146,8 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
+            } else {                                                                                      \
+                RUNTIME_WORK_SETTLES(stream);                                                             \
             }                                                                                             \
         }                                                                                                 \
         return real args;                                                                                 \
@@ -171,6 +187,8 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                 engine_foreign_done();                                                                    \
                 return result;                                                                            \
             }                                                                                             \
+        } else if (__builtin_expect(shim_observing, 0)) {                                                \
+            RUNTIME_WORK_SETTLES(stream);                                                                 \
         }                                                                                                 \
         return real args;                                                                                 \
     }
