@@ -229,6 +229,9 @@ bool start_recapture(struct tracker *t, cudaStream_t stream);
 /* Once a second host thread makes CUDA calls: ends the robust path's captures, which begin no more. */
 void end_captures_for_second_thread(struct tracker *me);
 
+/* Why the robust path cannot take a region that starts on stream (the legacy or per-thread default stream). */
+const char *robust_path_refusal(cudaStream_t stream);
+
 /* engine_threads.c: other threads' held-back work. */
 
 /* Whether another thread's call c could be ordered against the work t holds back. */
