@@ -77,3 +77,12 @@ EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.s
 TESTS += tests/reprise_ranks.sh
 EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace tests/traces/one.report \
 	tests/traces/one.json tests/traces/rank0.trace tests/traces/rank1.trace tests/traces/job.report
+
+## Hand-overs (issue 15, item 1): two threads taking turns on one stream; tests/handover.sh runs it without
+## the shim and under auto, and checks that each thread's region replays where the other takes over.
+check_PROGRAMS += tests/scenarios/handover
+tests_scenarios_handover_SOURCES = tests/scenarios/handover.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_handover_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_scenarios_handover_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/handover.sh
+EXTRA_DIST += tests/handover.sh
