@@ -205,6 +205,12 @@ void regions_instance_made(struct region *r)
     r->stats.instances++;
 }
 
+/* Counts an occurrence of r that ended where another host thread's call took over one of its streams. */
+void regions_handed_over(struct region *r)
+{
+    r->stats.handovers++;
+}
+
 /* Records a replay of r on the robust path; it clears r's failures unless r is on trial. */
 void regions_recaptured(struct region_table *t, struct region *r)
 {

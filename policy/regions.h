@@ -65,6 +65,7 @@ struct region_stats {
     unsigned long long instances;     /* executable instances made: one per graph built, more for recurring argument sets */
     unsigned long long builds;        /* graphs built */
     unsigned long long evictions;     /* graphs evicted */
+    unsigned long long handovers;     /* occurrences that ended where another thread's call took over a stream */
     unsigned long long fallbacks[FALLBACK_REASON_COUNT];
 };
 
@@ -133,6 +134,9 @@ struct region *regions_graph_built(struct region_table *t, struct region *r, voi
 
 /* Counts one more executable instance of r's graph (for a recurring argument set). */
 void regions_instance_made(struct region *r);
+
+/* Counts an occurrence of r that ended where another host thread's call took over one of its streams. */
+void regions_handed_over(struct region *r);
 
 /* Forgets an evicted region's graph; it must be learnt again. */
 void regions_evicted(struct region_table *t, struct region *r);

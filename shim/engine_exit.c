@@ -65,16 +65,16 @@ void engine_summary(bool to_log)
                 log_always(LOG_INFO,
                        "region %u (thread %u, %u calls): %llu passed through, %llu replays (%llu re-captured), "
                        "%llu calls not submitted one by one, %llu nodes patched, %llu replays unpatched, "
-                       "%llu graph instances, fallbacks: %s",
+                       "%llu graph instances, %llu ended by another thread's call (hand-overs), fallbacks: %s",
                        r->id, t->thread_number, r->length, s->sightings, s->replays, s->recaptures, s->calls_saved,
-                       s->args_patched, s->unpatched, s->instances, used ? reasons : "none");
+                       s->args_patched, s->unpatched, s->instances, s->handovers, used ? reasons : "none");
             trace_event("region_summary",
                         "\"region\":%u,\"thread\":%u,\"calls\":%u,\"state\":\"%s\",\"sightings\":%llu,"
                         "\"replays\":%llu,\"recaptures\":%llu,\"calls_saved\":%llu,\"patched\":%llu,\"builds\":%llu,"
-                        "\"evictions\":%llu,\"unpatched\":%llu,\"instances\":%llu",
+                        "\"evictions\":%llu,\"unpatched\":%llu,\"instances\":%llu,\"handovers\":%llu",
                         r->id, t->thread_number, r->length, region_state_name(r->state), s->sightings, s->replays,
                         s->recaptures, s->calls_saved, s->args_patched, s->builds, s->evictions, s->unpatched,
-                        s->instances);
+                        s->instances, s->handovers);
         }
     }
     pthread_mutex_unlock(&trackers_lock);

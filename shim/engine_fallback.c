@@ -11,27 +11,46 @@
 #include "runtime.h"
 #include "trace.h"
 
+/* Makes t's context current on this thread for work done on t's behalf; true if it switched (*previous: back to). */
+bool enter_context_of(const struct tracker *t, CUcontext *previous)
+{
+    /* The driver's calls act on the current context: another thread submits t's work in t's. */
+    *previous = NULL;
+    return t != self && t->context != NULL && DEVICE_CALL(cuCtxGetCurrent, previous) == CUDA_SUCCESS &&
+           *previous != t->context && DEVICE_CALL(cuCtxSetCurrent, t->context) == CUDA_SUCCESS;
+}
+
+/* Makes previous current again if enter_context_of switched. */
+void leave_context(bool switched, CUcontext previous)
+{
+    if (switched)
+        (void)DEVICE_CALL(cuCtxSetCurrent, previous);
+}
+
+/* Owes t's program the first error of work another thread did on t's behalf (its next cudaGetLastError). */
+void owe_error_to(struct tracker *t, cudaError_t error)
+{
+    cudaError_t none = cudaSuccess;
+    if (error != cudaSuccess)
+        atomic_compare_exchange_strong(&t->error_from_others, &none, error);
+}
+
 /* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */
 void submit_held_back(struct tracker *t)
 {
     bool owner = t == self;
-    /* Another thread submits in the owner's context: the driver's calls act on the current one. */
-    CUcontext mine = NULL;
-    bool switched = !owner && t->context != NULL && DEVICE_CALL(cuCtxGetCurrent, &mine) == CUDA_SUCCESS &&
-                    mine != t->context && DEVICE_CALL(cuCtxSetCurrent, t->context) == CUDA_SUCCESS;
+    CUcontext previous;
+    bool switched = enter_context_of(t, &previous);
     CUresult driver_error;
     owed_waits_settle_all(); /* its calls are on streams that may owe a wait on an earlier graph */
     cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
-    if (switched)
-        (void)DEVICE_CALL(cuCtxSetCurrent, mine);
+    leave_context(switched, previous);
     if (driver_error != CUDA_SUCCESS) {
         CUresult none = CUDA_SUCCESS;
         atomic_compare_exchange_strong(&t->driver_error_owed, &none, driver_error);
     }
     if (!owner) {
-        cudaError_t none = cudaSuccess;
-        if (error != cudaSuccess)
-            atomic_compare_exchange_strong(&t->error_from_others, &none, error);
+        owe_error_to(t, error);
         if (holds_per_thread_work(t))
             note_moved_work(t);
     }

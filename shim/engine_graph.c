@@ -92,12 +92,12 @@ void build_graph(struct tracker *t)
     struct region *r = t->region;
     char why[256];
     register_exit_hook_once();
+    cudaStream_t first = (cudaStream_t)(uintptr_t)r->sigs[0].stream;
     if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST) {
-        /* The robust path chose not to capture it (see start_sequence): its first stream cannot be captured. */
-        not_graphed(t, r, FALLBACK_UNSUPPORTED,
-                    "REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream, which cannot "
-                    "be captured",
-                    "robust path on an uncapturable stream");
+        /* The robust path chose not to capture it (see start_sequence): it cannot take its first stream. */
+        char robust[320];
+        snprintf(robust, sizeof robust, "REPRISE_REPLAY=robust, and %s", robust_path_refusal(first));
+        not_graphed(t, r, FALLBACK_UNSUPPORTED, robust, "robust path on an uncapturable stream");
         return;
     }
     if (user_refuses(t, r))
@@ -105,8 +105,10 @@ void build_graph(struct tracker *t)
     if (watchdog_refuses(t, r))
         return;
     if (unseen_work_possible(why, sizeof why)) {
-        char unseen[320];
-        snprintf(unseen, sizeof unseen, "work may reach the GPU unseen: %s", why);
+        char unseen[640];
+        snprintf(unseen, sizeof unseen, "work may reach the GPU unseen: %s%s%s", why,
+                 capture_stream_eligible(first) ? "" : "; and the robust path cannot take it: ",
+                 capture_stream_eligible(first) ? "" : robust_path_refusal(first));
         not_graphed(t, r, FALLBACK_HIDDEN_WORK, unseen, unseen);
         return;
     }

@@ -39,6 +39,8 @@ struct tracker {
     bool overflow;
     struct record_list records;
     bool pending;         /* records hold calls not yet submitted */
+    bool counted;         /* in pending_trackers: other threads' calls look at it (it holds work back, or records) */
+    bool recording_shown; /* counted while it records: a hand-over then ends the recorded occurrence */
     /* The streams and events the held-back calls use, for other threads to check against. */
     const void *held_streams[8];
     unsigned held_stream_count;
@@ -50,10 +52,17 @@ struct tracker {
     struct region_table table;
     struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
     bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
-    /* Another thread submitted held-back per-thread-stream work on the legacy stream, up to moved_work:
-       this thread's stream must wait for it before its next call (rejoin_moved_work). */
+    /* What another thread did that this thread acts on at its next call (rejoin_moved_work): it submitted
+       held-back per-thread-stream work on the legacy stream, up to moved_work, which this thread's stream
+       must wait for (moved); or it took over a stream of the sequence this thread was passing through or
+       recording (handed_over, by thread handover_thread's call of handover_call), which ends there. */
     atomic_bool moved_pending;      /* set under the lock; read without it by foreign calls */
+    bool moved, handed_over;        /* under the lock */
     cudaEvent_t moved_work;
+    unsigned handover_thread;
+    const char *handover_call;
+    unsigned recording_looks;       /* other threads' calls that looked at its shown recording (under the lock) */
+    unsigned quiet_starts;          /* its sequence starts since one took a stream over (its own thread) */
     struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
     /* For the watchdog: its own thread bumps activity as it holds a call back; the watchdog alone
        writes watched_*, the activity it saw at round watched_round. */
@@ -119,7 +128,7 @@ static inline struct tracker *tracker_self(void)
 /* Whether threads other than me (NULL: any) hold calls back. */
 static inline bool others_hold_work(const struct tracker *me)
 {
-    return atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->pending ? 1 : 0);
+    return atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->counted ? 1 : 0);
 }
 
 /* Tells the watchdog that t added a call to its held-back work: a plain store, only t's thread writes it. */
@@ -137,6 +146,9 @@ void note_program_capture(int delta);
 /* Marks whether t holds calls back. */
 void set_pending(struct tracker *t, bool pending);
 
+/* Shows t's recording to other threads' calls (a hand-over ends it), or stops showing it. */
+void show_recording(struct tracker *t, bool shown);
+
 /* engine_call.c: each call, matched against the followed region. */
 
 /* Writes out the signatures counted while they matched the followed region. */
@@ -152,6 +164,9 @@ void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, 
 
 /* Ends the current sequence before runtime call c, a boundary, is forwarded. */
 void end_sequence_before(struct tracker *t, const struct call *c);
+
+/* Ends t's sequence where another thread's call took over its stream (from any thread, under t's lock); counted. */
+void end_sequence_handed_over(struct tracker *t, enum fallback_reason reason, const char *name);
 
 /* A sequence longer than any region: feed the period detector, and cut at the period once found. */
 void look_for_period(struct tracker *t, const struct call_sig *sig);
@@ -191,6 +206,15 @@ void release_held(struct tracker *t);
 /* Gives up replaying: submits what was held back and backs the region off. */
 void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail);
 
+/* Makes t's context current on this thread for work done on t's behalf; true if it switched (*previous: back to). */
+bool enter_context_of(const struct tracker *t, CUcontext *previous);
+
+/* Makes previous current again if enter_context_of switched. */
+void leave_context(bool switched, CUcontext previous);
+
+/* Owes t's program the first error of work another thread did on t's behalf (its next cudaGetLastError). */
+void owe_error_to(struct tracker *t, cudaError_t error);
+
 /* engine_robust.c: the robust path's captures. */
 
 /* Ends a robust-path capture early: runs what it holds once, in order (logged if the capture was lost). */
@@ -204,6 +228,9 @@ bool start_recapture(struct tracker *t, cudaStream_t stream);
 
 /* Once a second host thread makes CUDA calls: ends the robust path's captures, which begin no more. */
 void end_captures_for_second_thread(struct tracker *me);
+
+/* Why the robust path cannot take a region that starts on stream (the legacy or per-thread default stream). */
+const char *robust_path_refusal(cudaStream_t stream);
 
 /* engine_threads.c: other threads' held-back work. */
 
@@ -222,6 +249,9 @@ void rejoin_moved_work(struct tracker *t);
 /* Submits, first, the held-back work of every other thread that must_submit says (for call c); how many. */
 unsigned submit_other_threads(struct tracker *me, bool (*must_submit)(const struct tracker *, const struct call *),
                               const struct call *c, enum fallback_reason why, const char *name);
+
+/* At the first call of my sequence (sig, on stream): ends other threads' sequences it takes a stream over from. */
+void note_handovers_at_start(struct tracker *me, const struct call_sig *sig, cudaStream_t stream);
 
 /* engine_watchdog.c: the watchdog's round over the trackers. */
 extern const struct watchdog_client engine_watchdog;

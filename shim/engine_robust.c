@@ -148,3 +148,26 @@ void end_captures_for_second_thread(struct tracker *me)
         log_info("a second host thread makes CUDA calls: the robust path is off from now on (its captures cannot be "
                  "kept out of other threads' way); regions that need it pass through");
 }
+
+/*
+ * Why the robust path cannot take a region that starts on stream, one of
+ * the two it never captures.  The legacy stream cannot be captured at all.
+ * The per-thread default stream can, but only its own thread can name it,
+ * and the robust path needs other threads to end its captures: the
+ * watchdog, when held-back work waits too long, and a thread whose call
+ * must follow the captured work (cudaStreamPerThread there is that
+ * thread's own stream; the fast path moves such work to the legacy
+ * stream, which a capture cannot be moved to).  Said once at length.
+ */
+const char *robust_path_refusal(cudaStream_t stream)
+{
+    static atomic_bool told;
+    if (stream != cudaStreamPerThread)
+        return "it starts on the legacy stream, which cannot be captured";
+    if (!atomic_exchange(&told, true))
+        log_info("the robust path takes no region on the per-thread default stream: a capture of that stream could "
+                 "be ended only by its own thread, and the watchdog (held-back work that waits too long) and other "
+                 "threads whose calls must follow the work have to end it from theirs, where cudaStreamPerThread "
+                 "names another stream; such regions take the fast path, or pass through where it is not safe");
+    return "it starts on the per-thread default stream, whose capture no other thread could end";
+}

@@ -40,14 +40,18 @@ static void forget_sequence(struct tracker *t)
     t->mode = FOLLOW_NONE;
     t->region = NULL;
     record_reset(&t->records);
+    show_recording(t, false);
 }
 
 /*
  * Ends the current sequence: launch, build or learn.  at_sync: before a
  * boundary call is forwarded (false: a sync-free loop's cut); a replay it
- * cuts short falls back for reason, naming the call (name).
+ * cuts short falls back for reason, naming the call (name); handed_over:
+ * the boundary is another thread's call on its streams, counted for the
+ * region the sequence was.
  */
-void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name)
+static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name,
+                            bool handed_over)
 {
     struct region *r = t->region;
     /* A sequence that matched r call by call is r: its signatures need not be written out, hashed and compared. */
@@ -87,9 +91,23 @@ void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, 
                         seen->stable);
         }
     }
+    if (handed_over && (seen || graphed))
+        regions_handed_over(seen ? seen : graphed);
     trial_end(&t->trial, graphed, seen);
     forget_sequence(t);
     t->foreign_in_sequence = false;
+}
+
+/* Ends the current sequence (launch, build or learn); a replay it cuts short falls back for reason, naming name. */
+void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name)
+{
+    finish_sequence(t, at_sync, reason, name, false);
+}
+
+/* Ends t's sequence where another thread's call took over its stream (from any thread, under t's lock); counted. */
+void end_sequence_handed_over(struct tracker *t, enum fallback_reason reason, const char *name)
+{
+    finish_sequence(t, true, reason, name, true);
 }
 
 /* Ends the current sequence before runtime call c, a boundary, is forwarded. */
@@ -153,6 +171,8 @@ static bool trial_passes_through(struct tracker *t, struct region *r)
 void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream)
 {
     t->trial.region = 0; /* a sequence cut short without end_sequence (look_for_period) is not timed */
+    if (atomic_load_explicit(&threads_seen, memory_order_relaxed) > 1)
+        note_handovers_at_start(t, sig, stream);
     struct region *r = regions_candidate(&t->table, sig, 1);
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
@@ -164,6 +184,7 @@ void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t 
         const char *reason = capture_stream_eligible(stream) ? robust_path_reason(r, why, sizeof why) : NULL;
         if (reason == NULL) {
             trial_passes_through(t, r);
+            show_recording(t, t->mode == FOLLOW_RECORD); /* a hand-over must end it where it ends */
             return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
         }
         if (r->graph) {

@@ -57,7 +57,7 @@ struct tracker *tracker_create(void)
     t->thread_number = log_thread_number();
     pthread_mutex_lock(&trackers_lock);
     t->next = trackers;
-    trackers = t;
+    __atomic_store_n(&trackers, t, __ATOMIC_RELEASE); /* walked without the lock (note_handovers_at_start) */
     int threads = atomic_fetch_add(&threads_seen, 1) + 1;
     pthread_mutex_unlock(&trackers_lock);
     self = t;
@@ -75,12 +75,22 @@ void note_program_capture(int delta)
         atomic_fetch_sub(&program_captures, 1);
 }
 
+/* Counts t in pending_trackers while it holds work back or shows a recording: other threads' calls look at it. */
+static void update_counted(struct tracker *t)
+{
+    bool counted = t->pending || t->recording_shown;
+    if (t->counted != counted) {
+        __atomic_store_n(&t->counted, counted, __ATOMIC_RELAXED); /* its own thread reads it without the lock */
+        atomic_fetch_add(&pending_trackers, counted ? 1 : -1);
+    }
+}
+
 /* Marks whether t holds calls back. */
 void set_pending(struct tracker *t, bool pending)
 {
     if (t->pending != pending) {
         __atomic_store_n(&t->pending, pending, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
-        atomic_fetch_add(&pending_trackers, pending ? 1 : -1);
+        update_counted(t);
         if (pending)
             watchdog_note_held();
     }
@@ -88,5 +98,15 @@ void set_pending(struct tracker *t, bool pending)
         t->held_stream_count = 0;
         t->held_event_count = 0;
         t->held_everything = false;
+    }
+}
+
+/* Shows t's recording to other threads' calls (a hand-over ends it), or stops showing it. */
+void show_recording(struct tracker *t, bool shown)
+{
+    if (t->recording_shown != shown) {
+        t->recording_shown = shown;
+        t->recording_looks = 0;
+        update_counted(t);
     }
 }

@@ -74,11 +74,11 @@ fork_join|region 2: replayed on the robust path
 host_flag_wait|(deferral_timeout
 host_func|region 2: replayed on the robust path
 launch_loop|region 2: replayed on the robust path
-legacy_stream|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
+legacy_stream|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy stream, which cannot be captured
 own_graph|(program_graph: cudaStreamBeginCapture)
 pageable_h2d|region 2: replayed on the robust path
-per_thread|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
-per_thread_threads|not graphed: REPRISE_REPLAY=robust, and it starts on the legacy or per-thread default stream
+per_thread|the robust path takes no region on the per-thread default stream: a capture of that stream could be ended only by its own thread
+per_thread_threads|not graphed: REPRISE_REPLAY=robust, and it starts on the per-thread default stream, whose capture no other thread could end
 query_sync|fell back after
 symbol_update|replayed on the robust path
 sync_free|region 1: replayed on the robust path

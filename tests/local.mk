@@ -87,3 +87,12 @@ tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_
 tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_waits.sh
 EXTRA_DIST += tests/owed_waits.sh
+
+## Hand-overs (issue 15, item 1): two threads taking turns on one stream; tests/handover.sh runs it without
+## the shim and under auto, and checks that each thread's region replays where the other takes over.
+check_PROGRAMS += tests/scenarios/handover
+tests_scenarios_handover_SOURCES = tests/scenarios/handover.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_handover_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_scenarios_handover_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/handover.sh
+EXTRA_DIST += tests/handover.sh

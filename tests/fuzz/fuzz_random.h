@@ -42,15 +42,21 @@ static inline int chance(unsigned percent)
  */
 static uint64_t rng2;
 
+/* Uniform in 0..n-1, from the generator whose state is *state (the first one's is left as it was). */
+static inline unsigned below_from(uint64_t *state, unsigned n)
+{
+    uint64_t first = rng;
+    rng = *state;
+    unsigned r = below(n);
+    *state = rng;
+    rng = first;
+    return r;
+}
+
 /* Uniform in 0..n-1, from the second generator. */
 static inline unsigned below2(unsigned n)
 {
-    uint64_t first = rng;
-    rng = rng2;
-    unsigned r = below(n);
-    rng2 = rng;
-    rng = first;
-    return r;
+    return below_from(&rng2, n);
 }
 
 /* True with the given percentage, from the second generator. */

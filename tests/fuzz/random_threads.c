@@ -3,7 +3,7 @@
  * seed, for the multi-threaded differential test
  * (tests/fuzz/threads_differential.sh).
  *
- *     random_threads [--dump] [--no-handoff-wait] [--no-pair-order] [--iters=N] [--keep=T:I,...] SEED
+ *     random_threads [--dump] [--no-handoff-wait] [--no-pair-order] [--no-relay-order] [--iters=N] [--keep=T:I,...] SEED
  *
  * The shape. From SEED (splitmix64, tests/fuzz/fuzz_random.h) it builds 2..3
  * host threads. Each thread owns 1..3 streams (blocking, non-blocking, in
@@ -93,6 +93,26 @@
  * other threads' may be in the way). The header line "stress kinds:"
  * counts them.
  *
+ * Relays (issue 15): in some seeds two threads take turns on a created
+ * stream of their own, the *relay stream*, as PyTorch's forward and
+ * backward threads do (drawn from a third generator: a seed without a relay
+ * keeps its program). At a point of its body the giver (the lower-numbered
+ * thread) moves a few of its buffers onto the relay stream, issues calls
+ * there and writes the relay box, moves them back, and hands the stream
+ * over on the host; the receiver, at the start of its iteration, waits on
+ * the host for that, reads the box into a buffer of its own whose home is
+ * the relay stream (its first call there; in some seeds it moves another
+ * buffer over first), issues a few calls there and hands the stream back;
+ * it synchronises the relay stream with its own at the end of each
+ * synchronised iteration. In a *training* relay the giver waits on the
+ * host for the stream to come back (the receiver also writes the box) and
+ * then reads the box on the relay stream, which the receiver waits for
+ * before it goes on; in the other the giver goes on at once and waits only
+ * before its next turn. Only the relay stream orders the box's writes and
+ * reads: no CUDA call passes between the threads. The giver waits
+ * mid-body for a higher-numbered thread, which is safe because the
+ * receiver's turn comes first in its iteration and waits for nothing else.
+ *
  * --dump             prints the generated program
  * --no-handoff-wait  the consumer skips the GPU wait of every handoff (the
  *                    host handshake stays): a deliberately racy program, whose
@@ -100,6 +120,9 @@
  * --no-pair-order    ordered pairs skip their host handshake (the mutex
  *                    stays): a deliberately racy program, whose mailbox
  *                    reads then depend on which thread goes first
+ * --no-relay-order   a relay's threads skip their host hand-over: a
+ *                    deliberately racy program, whose box then depends on
+ *                    which thread goes first
  * --runtime-only     every call through the runtime door (fuzz_door.h): the
  *                    output must not change
  * --door-mask=BITS   only these kinds of call may take the driver door
@@ -137,6 +160,8 @@ extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 #define MAX_OPS 256
 #define MAX_PAIRS 2       /* pairs of threads sharing a stream */
 #define SHARED_S(p) (MAX_STREAMS + (p)) /* the stream index of pair p's shared stream in a body */
+#define RELAY_S (MAX_STREAMS + MAX_PAIRS) /* the stream index of the relay stream in a body */
+#define RELAY_BOX MAX_PAIRS               /* the relay box's index among the mailboxes */
 #define MAX_STAGES 2      /* OP_HOST_STAGE operations per thread */
 
 /* ------------------------------------------------------------ the program */
@@ -169,12 +194,19 @@ enum op_kind {
     OP_HOST_STAGE,   /* [D2H into pinned,] a host function writing pinned memory, the H2D copy reading it */
     OP_FAULT,        /* an invalid launch in some iterations, and the last error right after it */
     OP_MAPPED_SPIN,  /* k_poke writes the iteration into mapped memory; the thread spins on it, no CUDA call */
+    /* relays (issue 15): host hand-overs of the relay stream, no CUDA call */
+    OP_RELAY_GIVE,   /* giver: (not training) waits until its last turn came back */
+    OP_RELAY_GO,     /* giver: hands the relay stream over; training: waits until it comes back */
+    OP_RELAY_AFTER,  /* giver, training: says its reads after the turn are issued */
+    OP_RELAY_WAIT,   /* receiver: waits for its turn */
+    OP_RELAY_BACK,   /* receiver: hands the relay stream back; training: waits for the giver's reads */
 };
 static const char *const op_names[] = {"kernel",       "d2d",          "memset",      "h2d_pageable", "d2h_pinned",
                                        "host_func",    "record",       "wait",        "query_stream", "sync_stream",
                                        "sync_event",   "publish",      "handoff_wait", "take",        "taken",
                                        "lock",         "unlock",       "mailbox",     "big_arg",      "rotate",
-                                       "host_stage",   "fault",        "mapped_spin"};
+                                       "host_stage",   "fault",        "mapped_spin",  "relay_give",   "relay_go",
+                                       "relay_after",  "relay_wait",   "relay_back"};
 
 /* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
 enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
@@ -182,9 +214,9 @@ static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"}
 
 /* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_SHARED_STREAM, ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_MAPPED_SPIN,
-              ST_DRIVER_DOOR, ST_DRIVER_ONLY, ST_COUNT };
+              ST_DRIVER_DOOR, ST_DRIVER_ONLY, ST_RELAY, ST_COUNT };
 static const char *const stress_names[] = {"shared_stream", "big_arg", "rotate", "geometry", "host_stage", "fault",
-                                           "mapped_spin", "driver_door", "driver_only"};
+                                           "mapped_spin", "driver_door", "driver_only", "relay"};
 /* Percentage of seeds with a pair sharing a stream; of threads with each body kind (1 or 2 of it). */
 static const unsigned stress_percent[ST_COUNT] = {
     [ST_SHARED_STREAM] = 45, [ST_BIG_ARG] = 20, [ST_ROTATE] = 20, [ST_GEOMETRY] = 20, [ST_HOST_STAGE] = 20,
@@ -195,6 +227,8 @@ static const unsigned stress_percent[ST_COUNT] = {
     /* Not drawn by draw_stress but by the door generator (fuzz_door.h: door_seed): operations made through
        the driver (80% of seeds), and seeds where every operation that can goes through it (20%). */
     [ST_DRIVER_DOOR] = 80, [ST_DRIVER_ONLY] = 20,
+    /* Not drawn by draw_stress but by the third generator (gen_relay). */
+    [ST_RELAY] = 35,
 };
 
 enum kernel_id { K_FILL, K_AXPY, K_SCALE, K_ADD_STEP, K_COMBINE, K_REDUCE, K_EMPTY, K_APPLY_COEF, K_COUNT };
@@ -271,6 +305,15 @@ struct pair {
     enum stream_kind kind; /* blocking or non-blocking */
 };
 
+/* Two threads taking turns on the relay stream, host hand-overs between (see the header). */
+struct relay {
+    int giver, receiver; /* giver < receiver */
+    int training;        /* the giver waits for the stream to come back, then reads the box */
+    int moves_first;     /* the receiver's first call moves a buffer onto the relay stream (else it reads the box) */
+    enum stream_kind kind; /* blocking or non-blocking */
+    int box_buffer;      /* the receiver's buffer whose home is the relay stream */
+};
+
 /* Data from a producer thread to a consumer thread. */
 struct channel {
     int producer, consumer;
@@ -290,6 +333,8 @@ static struct {
     struct channel ch[MAX_CHANNELS];
     int npairs;
     struct pair pair[MAX_PAIRS];
+    int has_relay;
+    struct relay relay;
     int stress[ST_COUNT]; /* how many of each stress kind the program has */
     unsigned door_share;  /* percent of operations through the driver (fuzz_door.h) */
 } P;
@@ -707,7 +752,7 @@ static void draw_stress(int length)
 {
     for (int k = ST_BIG_ARG; k < ST_COUNT; k++) {
         stress_at[k][0] = stress_at[k][1] = -1;
-        if (k == ST_DRIVER_DOOR || k == ST_DRIVER_ONLY || !chance2(stress_percent[k]))
+        if (k == ST_DRIVER_DOOR || k == ST_DRIVER_ONLY || k == ST_RELAY || !chance2(stress_percent[k]))
             continue;
         stress_at[k][0] = (int)below2((unsigned)length + 1);
         if (chance2(30))
@@ -733,6 +778,7 @@ static void gen_stress_at(int i)
             case ST_SHARED_STREAM:
             case ST_DRIVER_DOOR:
             case ST_DRIVER_ONLY:
+            case ST_RELAY:
             case ST_COUNT: break;
             }
             P.stress[k] += gen->count > before;
@@ -760,6 +806,95 @@ static void gen_pairs(void)
     P.stress[ST_SHARED_STREAM] = P.npairs;
 }
 
+/* ------------------------------------------------------------ relays (issue 15) */
+
+/* A third generator, for the relays: a seed that draws none keeps the program it had before them. */
+static uint64_t rng3;
+
+/* Uniform in 0..n-1, from the third generator. */
+static unsigned below3(unsigned n)
+{
+    return below_from(&rng3, n);
+}
+
+/* True with the given percentage, from the third generator. */
+static int chance3(unsigned percent)
+{
+    return below3(100) < percent;
+}
+
+/* The relay (none in most seeds), from the third generator. */
+static void gen_relay(void)
+{
+    P.has_relay = chance3(stress_percent[ST_RELAY]);
+    if (!P.has_relay)
+        return;
+    struct relay *r = &P.relay;
+    r->giver = (int)below3((unsigned)P.nthreads - 1);
+    r->receiver = r->giver + 1 + (int)below3((unsigned)(P.nthreads - 1 - r->giver));
+    r->training = chance3(60);
+    r->moves_first = chance3(30);
+    r->kind = chance3(50) ? STREAM_NON_BLOCKING : STREAM_BLOCKING;
+    r->box_buffer = (int)below3((unsigned)P.t[r->receiver].nprivate);
+    P.stress[ST_RELAY] = 1;
+}
+
+/* An access of the relay box on the relay stream with buffer b (moved there first): one that writes it, or reads it. */
+static void gen_box(int writes, int b)
+{
+    need(RELAY_S, b);
+    struct op *o = emit(OP_MAILBOX, RELAY_S);
+    o->ival = RELAY_BOX;
+    o->b[0] = b;
+    o->variant = (writes ? 0 : 2) + (int)below3(2); /* as a pair's mailbox: 0 and 1 write it, 2 and 3 read it */
+    o->f = chance3(50) ? 0.5f : -0.25f;
+    random_range(P.n, &o->off, &o->len);
+    o->off2 = (int)below3((unsigned)(P.n - o->len + 1));
+}
+
+/* Moves every buffer the relay stream took over back to where it was (before). */
+static void leave_relay(const int *before)
+{
+    for (int b = 0; b < gen->nbuffers; b++)
+        if (owner[b] == RELAY_S)
+            need(before[b], b);
+}
+
+/* The giver's turn: calls on the relay stream over its buffers, a write of the box, the hand-over (and its reads after). */
+static void gen_relay_give(void)
+{
+    int before[MAX_BUFFERS];
+    memcpy(before, owner, sizeof before);
+    emit(OP_RELAY_GIVE, RELAY_S);
+    for (int i = 1 + (int)below3(3); i > 0; i--)
+        gen_segment_call(RELAY_S);
+    gen_box(1, pick_buffer(-1, -1));
+    leave_relay(before);
+    emit(OP_RELAY_GO, RELAY_S);
+    if (!P.relay.training)
+        return;
+    gen_box(0, pick_buffer(-1, -1));
+    if (chance3(50))
+        gen_segment_call(RELAY_S);
+    leave_relay(before);
+    emit(OP_RELAY_AFTER, RELAY_S);
+}
+
+/* The receiver's turn, first in its body: the box read (into its buffer at home on the relay stream), a few calls, back. */
+static void gen_relay_take(void)
+{
+    int box_buffer = P.relay.box_buffer, before[MAX_BUFFERS];
+    memcpy(before, owner, sizeof before);
+    emit(OP_RELAY_WAIT, RELAY_S);
+    gen_box(0, P.relay.moves_first ? pick_buffer(box_buffer, -1) : box_buffer);
+    for (int i = (int)below3(3); i > 0; i--)
+        gen_segment_call(RELAY_S);
+    if (P.relay.training)
+        gen_box(1, box_buffer);
+    leave_relay(before);
+    emit(OP_RELAY_BACK, RELAY_S);
+}
+
 /* Thread t's body: random operations, its channels' publish points and pairs' segments, then its channels' takes. */
 static void gen_body(int t)
 {
@@ -770,13 +905,21 @@ static void gen_body(int t)
         publish_at[c] = P.ch[c].producer == t ? (int)below((unsigned)length + 1) : -1;
     for (int b = 0; b < gen->nprivate; b++)
         gen->home[b] = (int)below((unsigned)gen->nstreams);
+    int gives = P.has_relay && P.relay.giver == t, takes = P.has_relay && P.relay.receiver == t;
+    int give_at = gives ? (int)below3((unsigned)length + 1) : -1;
+    if (takes)
+        gen->home[P.relay.box_buffer] = RELAY_S;
     for (int b = 0; b < gen->nbuffers; b++)
         owner[b] = gen->home[b], frozen[b] = 0;
     int segment_at[MAX_PAIRS];
     for (int p = 0; p < P.npairs; p++)
         segment_at[p] = P.pair[p].first == t || P.pair[p].second == t ? (int)below2((unsigned)length + 1) : -1;
     draw_stress(length);
+    if (takes)
+        gen_relay_take();
     for (int i = 0; i <= length; i++) {
+        if (i == give_at)
+            gen_relay_give();
         for (int c = 0; c < P.nchannels; c++)
             if (publish_at[c] == i)
                 gen_publish(c);
@@ -800,6 +943,7 @@ static void generate(uint64_t seed)
 {
     rng = seed * 0x2545f4914f6cdd1dull + 7;
     rng2 = (seed ^ 0x5851f42d4c957f2dull) * 0xd1342543de82ef95ull + 7;
+    rng3 = (seed ^ 0x6a09e667f3bcc909ull) * 0x9e3779b97f4a7c15ull + 11;
     static const int sizes[] = {256, 300, 512, 768};
     P.nthreads = 2 + (int)below(MAX_THREADS - 1);
     P.n = sizes[below(4)];
@@ -810,6 +954,7 @@ static void generate(uint64_t seed)
     for (int c = 0; c < P.nchannels; c++)
         gen_channel(c);
     gen_pairs();
+    gen_relay();
     for (int t = 0; t < P.nthreads; t++)
         gen_body(t);
 }
@@ -841,7 +986,12 @@ static const char *door_slots(const struct op *o)
     case OP_HOST_STAGE: return o->variant ? "coc" : "-oc"; /* [D2H,] host function, H2D */
     case OP_HANDOFF_WAIT: /* the channel's doors */
     case OP_LOCK:
-    case OP_UNLOCK: return "";
+    case OP_UNLOCK:
+    case OP_RELAY_GIVE:
+    case OP_RELAY_GO:
+    case OP_RELAY_AFTER:
+    case OP_RELAY_WAIT:
+    case OP_RELAY_BACK: return "";
     }
     return "";
 }
@@ -936,7 +1086,9 @@ static void dump_op(int index, const struct op *o)
     static const char *const faults[] = {"block 2048x1x1", "block 32x32x2", "grid.x 0", "grid.y 0"};
     static const char *const mailbox[] = {"mailbox += 0.5 * b", "b's range into mailbox, a step added",
                                           "b += f * mailbox", "mailbox's range into b"};
-    if (o->s >= MAX_STREAMS)
+    if (o->s == RELAY_S)
+        printf("  %3d r  %-12s", index, op_names[o->kind]);
+    else if (o->s >= MAX_STREAMS)
         printf("  %3d p%d %-12s", index, o->s - MAX_STREAMS, op_names[o->kind]);
     else
         printf("  %3d s%d %-12s", index, o->s, op_names[o->kind]);
@@ -950,8 +1102,11 @@ static void dump_op(int index, const struct op *o)
     case OP_LOCK:
     case OP_UNLOCK: printf(" pair %d", o->ival); break;
     case OP_MAILBOX:
-        printf(" pair %d: %s, b%d f=%g off=%d src_off=%d len=%d", o->ival, mailbox[o->variant], o->b[0], o->f, o->off,
-               o->off2, o->len);
+        if (o->ival == RELAY_BOX)
+            printf(" relay box: %s", mailbox[o->variant]);
+        else
+            printf(" pair %d: %s", o->ival, mailbox[o->variant]);
+        printf(", b%d f=%g off=%d src_off=%d len=%d", o->b[0], o->f, o->off, o->off2, o->len);
         break;
     case OP_BIG_ARG:
         printf(" b%d key=%d word %d changes every %d, block=%d%s", o->b[0], o->ival, o->off, o->every, o->block,
@@ -1006,7 +1161,7 @@ static void print_stress_kinds(void)
     for (int k = 0; k < ST_COUNT; k++)
         if (stress_percent[k])
             printf(" %s %d", stress_names[k], P.stress[k]);
-    printf(" ordered_pair %d\n", ordered);
+    printf(" ordered_pair %d training_relay %d\n", ordered, P.has_relay && P.relay.training);
 }
 
 /* Prints the program (--dump). */
@@ -1019,6 +1174,13 @@ static void dump(void)
         printf("pair %d: threads %d and %d share a %s stream (p%d in their bodies)%s\n", p, P.pair[p].first,
                P.pair[p].second, stream_kind_names[P.pair[p].kind], p,
                P.pair[p].ordered ? ", ordered: the first writes the mailbox, the second reads it" : "");
+    if (P.has_relay)
+        printf("relay: thread %d gives a %s stream (r in their bodies) to thread %d, whose b%d lives there; %s; the "
+               "receiver's first call there %s\n",
+               P.relay.giver, stream_kind_names[P.relay.kind], P.relay.receiver, P.relay.box_buffer,
+               P.relay.training ? "training: the giver waits for it back and then reads the box"
+                                : "the giver goes on at once",
+               P.relay.moves_first ? "moves a buffer over" : "reads the box");
     for (int c = 0; c < P.nchannels; c++) {
         const struct channel *ch = &P.ch[c];
         printf("channel %d: thread %d b%d (published on s%d) -> thread %d (read on s%d), every %d from %d, "
@@ -1038,7 +1200,10 @@ static void dump(void)
             printf(" s%d=%s", s, stream_kind_names[tp->kind[s]]);
         printf("; buffers (homes)");
         for (int b = 0; b < tp->nbuffers; b++)
-            printf(" b%d@s%d%s", b, tp->home[b], b >= tp->nprivate ? "(shared)" : "");
+            if (tp->home[b] == RELAY_S)
+                printf(" b%d@r", b);
+            else
+                printf(" b%d@s%d%s", b, tp->home[b], b >= tp->nprivate ? "(shared)" : "");
         printf("; events %d; sync %s (every %d); fold %s\n", tp->nevents, sync_names[tp->sync], tp->sync_every,
                tp->fold_stream < 0 ? "cudaMemcpy" : "on s0");
         for (int i = 0; i < tp->count; i++)
@@ -1075,11 +1240,11 @@ static void keep_only(const char *spec)
 
 /* ------------------------------------------------------------ running it */
 
-static cudaStream_t streams[MAX_THREADS][MAX_STREAMS + MAX_PAIRS]; /* then the pairs' shared streams */
+static cudaStream_t streams[MAX_THREADS][MAX_STREAMS + MAX_PAIRS + 1]; /* then the pairs' shared streams, the relay's */
 static cudaEvent_t events[MAX_THREADS][MAX_EVENTS], join_events[MAX_THREADS][MAX_STREAMS];
 static cudaEvent_t produced[MAX_CHANNELS], taken[MAX_CHANNELS];
 static float *buffers[MAX_THREADS][MAX_BUFFERS];
-static int no_handoff_wait, no_pair_order;
+static int no_handoff_wait, no_pair_order, no_relay_order;
 
 /* The host handshake of the channels: the last iteration published ("ready") and taken ("done"). */
 static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1088,10 +1253,12 @@ static int ready[MAX_CHANNELS], done[MAX_CHANNELS];
 
 /* The pairs: each one's mutex, mailbox and (ordered pairs) the last iteration of each thread's segment. */
 static pthread_mutex_t pair_lock[MAX_PAIRS] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
-static float *mailboxes[MAX_PAIRS];
+static float *mailboxes[MAX_PAIRS + 1]; /* then the relay box */
 static volatile int *spin_flags; /* OP_MAPPED_SPIN: cudaHostAllocMapped, MAX_SPINS ints a thread */
 static int *spin_flags_device;
 static int segment_posted[MAX_PAIRS], segment_done[MAX_PAIRS];
+/* The relay's host hand-overs: the last iteration the giver gave, the receiver gave back, the giver read after. */
+static int relay_given = -1, relay_back = -1, relay_after = -1;
 
 /* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
 struct stage {
@@ -1406,6 +1573,31 @@ static cudaError_t take(int t, int c, const struct op *o, int it, cudaStream_t s
     }
 }
 
+/* A relay's host hand-over in iteration it (none with --no-relay-order). */
+static void relay_handover(enum op_kind kind, int it)
+{
+    if (no_relay_order)
+        return;
+    switch (kind) {
+    case OP_RELAY_GIVE:
+        if (!P.relay.training)
+            await(&relay_back, it - 1); /* the receiver's last turn was issued: the box may be written again */
+        break;
+    case OP_RELAY_GO:
+        publish(&relay_given, it);
+        if (P.relay.training)
+            await(&relay_back, it);
+        break;
+    case OP_RELAY_AFTER: publish(&relay_after, it); break;
+    case OP_RELAY_WAIT: await(&relay_given, it); break;
+    default:
+        publish(&relay_back, it);
+        if (P.relay.training)
+            await(&relay_after, it); /* the giver's reads of the box were issued before the next write */
+        break;
+    }
+}
+
 /* Runs operation index of thread t's body in iteration it. */
 static void run_op(struct worker *w, const struct op *o, int it, int index)
 {
@@ -1466,6 +1658,11 @@ static void run_op(struct worker *w, const struct op *o, int it, int index)
     case OP_HOST_STAGE:
     case OP_FAULT:
     case OP_MAPPED_SPIN: run_stress_op(w, o, it, index, s); break;
+    case OP_RELAY_GIVE:
+    case OP_RELAY_GO:
+    case OP_RELAY_AFTER:
+    case OP_RELAY_WAIT:
+    case OP_RELAY_BACK: relay_handover(o->kind, it); break;
     }
 }
 
@@ -1495,6 +1692,14 @@ static void await_taken(struct worker *w, int c, int it)
     }
 }
 
+/* The relay's receiver, in a synchronised iteration: its box buffer lives on the relay stream, which it syncs too. */
+static void sync_relay(struct worker *w, int it)
+{
+    if (P.has_relay && P.relay.receiver == w->t)
+        check(w, door_stream_sync(door_at(P.t[w->t].end_door[2 * MAX_STREAMS], it), streams[w->t][RELAY_S]), it, -1,
+              "cudaStreamSynchronize relay");
+}
+
 /* Ends iteration it with the thread's kind of synchronisation; true if all its work is done. */
 static int end_iteration(struct worker *w, int it, int last)
 {
@@ -1509,6 +1714,7 @@ static int end_iteration(struct worker *w, int it, int last)
     case SYNC_STREAMS:
         for (int s = tp->nstreams; s-- > 0;)
             check(w, door_stream_sync(door_at(d[s], it), own[s]), it, -1, "cudaStreamSynchronize");
+        sync_relay(w, it);
         return 1;
     case SYNC_DEVICE:
         check(w, door_device_sync(door_at(d[2 * MAX_STREAMS], it)), it, -1, "cudaDeviceSynchronize");
@@ -1520,6 +1726,7 @@ static int end_iteration(struct worker *w, int it, int last)
                   "cudaStreamWaitEvent join");
         }
         check(w, door_stream_sync(door_at(d[MAX_STREAMS], it), own[0]), it, -1, "cudaStreamSynchronize join");
+        sync_relay(w, it);
         return 1;
     }
 }
@@ -1598,6 +1805,15 @@ static void create_resources(struct worker *w0)
         check(w0, cudaMemcpy(mailboxes[p], initial, bytes, cudaMemcpyHostToDevice), -1, p, "cudaMemcpy mailbox");
         segment_posted[p] = segment_done[p] = -1;
     }
+    cudaStream_t relay_stream = NULL;
+    if (P.has_relay) {
+        check(w0, cudaStreamCreateWithFlags(&relay_stream, P.relay.kind == STREAM_NON_BLOCKING ? cudaStreamNonBlocking
+                                                                                                : cudaStreamDefault),
+              -1, 0, "cudaStreamCreateWithFlags relay");
+        check(w0, cudaMalloc((void **)&mailboxes[RELAY_BOX], bytes), -1, 0, "cudaMalloc relay box");
+        fill_host(initial, P.n, 7100u);
+        check(w0, cudaMemcpy(mailboxes[RELAY_BOX], initial, bytes, cudaMemcpyHostToDevice), -1, 0, "cudaMemcpy relay box");
+    }
     for (int t = 0; t < P.nthreads; t++) {
         const struct thread_program *tp = &P.t[t];
         struct worker *w = &workers[t];
@@ -1628,6 +1844,7 @@ static void create_resources(struct worker *w0)
         w->pageable_src = malloc(bytes);
         for (int p = 0; p < P.npairs; p++)
             streams[t][SHARED_S(p)] = shared[p];
+        streams[t][RELAY_S] = relay_stream;
         for (int i = 0; i < tp->count; i++)
             if (tp->ops[i].kind == OP_HOST_STAGE) {
                 struct stage *st = &w->stages[tp->ops[i].slot];
@@ -1669,6 +1886,10 @@ static void print_results(void)
         snprintf(label, sizeof label, "pair %d mailbox%s", p, e ? " (copy failed)" : "");
         report_floats(label, host, bytes);
     }
+    if (P.has_relay) {
+        cudaError_t e = cudaMemcpy(host, mailboxes[RELAY_BOX], bytes, cudaMemcpyDeviceToHost);
+        report_floats(e ? "relay box (copy failed)" : "relay box", host, bytes);
+    }
     for (int t = 0; t < P.nthreads; t++) {
         const struct worker *w = &workers[t];
         printf("thread %d: hash %016llx, errors %lu%s%s\n", t, (unsigned long long)w->hash, w->errors,
@@ -1698,6 +1919,8 @@ int main(int argc, char **argv)
             no_handoff_wait = 1;
         else if (!strcmp(argv[i], "--no-pair-order"))
             no_pair_order = 1;
+        else if (!strcmp(argv[i], "--no-relay-order"))
+            no_relay_order = 1;
         else if (!strcmp(argv[i], "--runtime-only"))
             runtime_door_only = 1;
         else if (!strncmp(argv[i], "--door-mask=", 12))
@@ -1710,8 +1933,8 @@ int main(int argc, char **argv)
             seed_arg = argv[i];
     }
     if (seed_arg == NULL) {
-        fprintf(stderr, "usage: %s [--dump] [--no-handoff-wait] [--no-pair-order] [--runtime-only] [--iters=N] "
-                        "[--keep=T:I,...] SEED\n",
+        fprintf(stderr, "usage: %s [--dump] [--no-handoff-wait] [--no-pair-order] [--no-relay-order] [--runtime-only] "
+                        "[--iters=N] [--keep=T:I,...] SEED\n",
                 argv[0]);
         return 2;
     }

@@ -176,7 +176,8 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/sync_free.out \
 	tests/standin/expected/two_shapes.out \
 	tests/standin/expected/two_threads.out \
-	tests/standin/expected/rotating_args.out
+	tests/standin/expected/rotating_args.out \
+	tests/standin/expected/handover.out
 EXTRA_DIST += tests/standin/conformance.sh \
 	tests/standin/scenarios.sh tests/standin/ordering.sh \
 	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
@@ -225,6 +226,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/two_shapes.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
+	tests/scenarios/handover.gpu \
 	tests/scenarios/driver_loop.gpu \
 	tests/scenarios/driver_mixed.gpu \
 	tests/scenarios/mixed_door.gpu \
@@ -297,6 +299,8 @@ tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdi
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/rotating_args.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/handover.gpu: $(srcdir)/tests/scenarios/handover.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/handover.c $(STANDIN_GPU_KERNELS) -lpthread
 ## The driver-only scenarios as a program built with nvcc's defaults would be: the static runtime (no
 ## -cudart shared), libcuda linked, the kernels loaded by name from kernels/all_kernels.fatbin
 ## (SCENARIO_MODULE; tests/gpu/standin-vs-gpu.sh sets it).  mixed_door: the shared runtime and libcuda.
