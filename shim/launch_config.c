@@ -6,9 +6,9 @@
 
 __thread struct launch_config_stack launch_configs __attribute__((tls_model("initial-exec")));
 
-/* Hands a push to the runtime (the stack is full, or the runtime holds pushes above it). */
-cudaError_t launch_config_push_forward(const struct call *push)
+/* Hands a push to the runtime (the stack is full). */
+cudaError_t launch_config_push_forward(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream)
 {
-    launch_configs.forwarded_above++;
-    return REAL_CALL(__cudaPushCallConfiguration, push->grid, push->block, push->shared_mem, push->config_stream);
+    launch_configs.pushed++;
+    return REAL_CALL(__cudaPushCallConfiguration, grid, block, shared_mem, stream);
 }
