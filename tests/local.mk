@@ -77,3 +77,13 @@ EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.s
 TESTS += tests/reprise_ranks.sh
 EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace tests/traces/one.report \
 	tests/traces/one.json tests/traces/rank0.trace tests/traces/rank1.trace tests/traces/job.report
+
+## The fast path of a held-back launch (shim/engine_fast.h): what it must
+## leave to the engine (another region's record slot, another thread's
+## held-back work, a sync-free loop's cut), on the stand-in.
+check_PROGRAMS += tests/fast_path
+tests_fast_path_SOURCES = tests/fast_path.c $(STANDIN_SCENARIO_INCS)
+tests_fast_path_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_fast_path_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/fast_path.sh
+EXTRA_DIST += tests/fast_path.sh
