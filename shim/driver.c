@@ -188,11 +188,12 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
 #define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller)                                                          \
     do {                                                                                                  \
         if (extra == NULL && !in_engine && engine_door_fast && !calling_object_is_communication(caller)) { \
-            const struct recorded *slot =                                                                 \
-                engine_fast_slot(id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                 \
-                                 (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes, s); \
-            if (slot)                                                                                     \
-                return (CUresult)engine_fast_hold(slot, kernelParams);                                    \
+            struct tracker *taker =                                                                       \
+                engine_fast_taker(id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
+                                  (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes,    \
+                                  (cudaStream_t)hStream, s);                                              \
+            if (taker)                                                                                    \
+                return (CUresult)engine_fast_hold(taker, kernelParams);                                   \
         }                                                                                                 \
     } while (0)
 #define DRIVER_FIELDS_LAUNCH_EX_FAST(id, s, caller) (void)0

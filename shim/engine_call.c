@@ -279,66 +279,83 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     return true;
 }
 
-/* Notes that the launch the fast path holds back now differs from the graph, and moves on to the next position. */
-static inline cudaError_t fast_held(struct tracker *t, bool differs)
+/* Notes whether the launch the fast path holds back at pos differs from the graph; moves on past it and unlocks. */
+static inline cudaError_t fast_held(struct tracker *t, unsigned pos, bool differs)
 {
-    unsigned pos = t->fast.pos;
     if (__builtin_expect(differs, 0))
         t->records.differ[t->records.differ_count++] = pos;
-    t->fast.pos = pos + 1;
+    __atomic_store_n(&t->fast.pos, pos + 1, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
     tracker_unlock(t);
     return cudaSuccess;
 }
 
 /* engine_fast_hold for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
-static __attribute__((noinline)) cudaError_t fast_hold_any(void *const *args)
+static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, void *const *args)
 {
-    struct tracker *t = self;
-    const struct recorded *slot = &t->records.calls[t->fast.pos];
+    unsigned pos = t->fast.pos;
+    const struct recorded *slot = &t->records.calls[pos];
     const struct kernel_params *layout = slot->layout;
     unsigned char *block = t->records.arena + slot->arena_offset;
-    const unsigned char *held = t->fast.compare + t->fast.compare_at[t->fast.pos];
+    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
     bool differs = false;
     for (unsigned i = 0; i < layout->count; i++) {
         memcpy(block + layout->offset[i], args[i], layout->size[i]);
         differs |= memcmp(block + layout->offset[i], held + layout->offset[i], layout->size[i]) != 0;
     }
-    return fast_held(t, differs);
+    return fast_held(t, pos, differs);
 }
 
+/* Copies parameter i (of 4 or 8 bytes, else goto other) into block, adding its difference from held's to differ. */
+#define FAST_PARAM(i)                                                                                       \
+    do {                                                                                                    \
+        uint32_t at = layout->offset[i];                                                                    \
+        if (layout->size[i] == 8) {                                                                         \
+            uint64_t now, was;                                                                              \
+            memcpy(&now, args[i], 8);                                                                       \
+            memcpy(&was, held + at, 8);                                                                     \
+            memcpy(block + at, &now, 8);                                                                    \
+            differ |= now ^ was;                                                                            \
+        } else if (layout->size[i] == 4) {                                                                  \
+            uint32_t now, was;                                                                              \
+            memcpy(&now, args[i], 4);                                                                       \
+            memcpy(&was, held + at, 4);                                                                     \
+            memcpy(block + at, &now, 4);                                                                    \
+            differ |= now ^ was;                                                                            \
+        } else {                                                                                            \
+            goto other;                                                                                     \
+        }                                                                                                   \
+    } while (0)
+
 /*
- * Holds back the launch whose slot engine_fast_slot found (its lock held):
- * copies its parameters into the arena, each compared with the graph's
- * instance launched last, notes it if any differs; cudaSuccess.  Pointers
- * and 4-byte scalars inline, from the last parameter down; any other size
- * goes to fast_hold_any, so that this stays a leaf without a frame.
+ * Holds back the launch engine_fast_taker took (t's lock held): copies its
+ * parameters into the arena, each compared with the graph's instance
+ * launched last, notes it if any differs; cudaSuccess.  Up to 8 pointers
+ * and 4-byte scalars inline, unrolled from the last down; any other launch
+ * goes to fast_hold_any, so that this stays a leaf.
  */
-cudaError_t engine_fast_hold(const struct recorded *slot, void *const *args)
+cudaError_t engine_fast_hold(struct tracker *t, void *const *args)
 {
-    struct tracker *t = self;
+    unsigned pos = t->fast.pos;
+    const struct recorded *slot = &t->records.calls[pos];
     const struct kernel_params *layout = slot->layout;
     unsigned char *block = t->records.arena + slot->arena_offset;
-    const unsigned char *held = t->fast.compare + t->fast.compare_at[t->fast.pos];
+    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
     uint64_t differ = 0;
-    for (unsigned i = layout->count; i-- > 0;) {
-        uint32_t at = layout->offset[i];
-        if (layout->size[i] == 8) {
-            uint64_t now, was;
-            memcpy(&now, args[i], 8);
-            memcpy(&was, held + at, 8);
-            memcpy(block + at, &now, 8);
-            differ |= now ^ was;
-        } else if (layout->size[i] == 4) {
-            uint32_t now, was;
-            memcpy(&now, args[i], 4);
-            memcpy(&was, held + at, 4);
-            memcpy(block + at, &now, 4);
-            differ |= now ^ was;
-        } else {
-            return fast_hold_any(args);
-        }
+    switch (layout->count) {
+    case 8: FAST_PARAM(7); /* fall through */
+    case 7: FAST_PARAM(6); /* fall through */
+    case 6: FAST_PARAM(5); /* fall through */
+    case 5: FAST_PARAM(4); /* fall through */
+    case 4: FAST_PARAM(3); /* fall through */
+    case 3: FAST_PARAM(2); /* fall through */
+    case 2: FAST_PARAM(1); /* fall through */
+    case 1: FAST_PARAM(0); /* fall through */
+    case 0: break;
+    default: goto other;
     }
-    return fast_held(self, differ != 0); /* self again: the stores above may alias it, and it needs no register */
+    return fast_held(t, pos, differ != 0);
+other:
+    return fast_hold_any(t, args);
 }
 
 /*
@@ -351,7 +368,7 @@ void fast_sync(struct tracker *t)
 {
     unsigned from = t->fast.synced, to = t->fast.pos;
     if (from != to) {
-        t->fast.synced = to;
+        __atomic_store_n(&t->fast.synced, to, __ATOMIC_RELAXED); /* read by the watchdog, as pos */
         unsigned n = to - from;
         t->observed_count += n;
         t->records.count += n;
@@ -394,7 +411,8 @@ static unsigned fast_stop(struct tracker *t, unsigned pos)
 static void fast_open(struct tracker *t)
 {
     unsigned pos = t->records.count;
-    t->fast.pos = t->fast.synced = pos;
+    __atomic_store_n(&t->fast.pos, pos, __ATOMIC_RELAXED); /* the watchdog reads both (tracker_activity) */
+    __atomic_store_n(&t->fast.synced, pos, __ATOMIC_RELAXED);
     unsigned stop = fast_stop(t, pos);
     if (stop <= pos) {
         if (atomic_load_explicit(&t->fast.until, memory_order_relaxed) != 0)

@@ -43,8 +43,8 @@ struct fast_follow {
      * thread), a program capture beginning anywhere (for every thread).
      */
     _Atomic unsigned until;
-    unsigned pos;                 /* the position of the thread's next call in its sequence */
-    unsigned synced;              /* pos when the tracker's counts last took in the fast path's calls */
+    unsigned pos;                 /* the position of the thread's next call in its sequence (the watchdog reads it) */
+    unsigned synced;              /* pos when the tracker's counts last took in the fast path's calls (likewise) */
     unsigned unnoted;             /* the first of those whose stream held_streams lacks (UINT_MAX: none) */
     const unsigned char *compare; /* the parameter blocks of the region's graph instance launched last */
     const uint32_t *compare_at;   /* where each node's block is in them */
@@ -170,6 +170,19 @@ static inline void note_progress(struct tracker *t)
 static inline void fast_close(struct tracker *t)
 {
     atomic_store_explicit(&t->fast.until, 0, memory_order_relaxed);
+}
+
+/*
+ * How far t has come, for the watchdog: the calls it held back, the fast
+ * path's not taken into the count yet included (fast_sync moves them from
+ * pos - synced into activity).  Exact under t's lock; read without it, a
+ * read torn by a sync or a new sequence at that moment can only make it
+ * differ from the last round's, which puts a time-out off by a round.
+ */
+static inline unsigned tracker_activity(const struct tracker *t)
+{
+    return atomic_load_explicit(&t->activity, memory_order_relaxed) + __atomic_load_n(&t->fast.pos, __ATOMIC_RELAXED) -
+           __atomic_load_n(&t->fast.synced, __ATOMIC_RELAXED);
 }
 
 /* engine_tracker.c: the registry of threads. */

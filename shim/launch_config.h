@@ -32,22 +32,23 @@ struct launch_config_stack {
 
 extern __thread struct launch_config_stack launch_configs __attribute__((tls_model("initial-exec")));
 
-/* Hands a push to the runtime (the stack is full). */
-cudaError_t launch_config_push_forward(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream);
+/* A push with one pushed already (a launch inside a launch's arguments): kept deeper, or given to the runtime. */
+cudaError_t launch_config_push_deeper(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream);
 
-/* Keeps the configuration a <<<>>> expression pushes; cudaSuccess (0: launch). */
+/* A pop with other than one pushed: the deeper entry, or the runtime's (false: forward the pop). */
+bool launch_config_pop_deeper(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream);
+
+/* Keeps the configuration a <<<>>> expression pushes; cudaSuccess (0: launch).  Inline for the first entry. */
 static inline cudaError_t launch_config_push(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    unsigned pushed = s->pushed;
-    if (__builtin_expect(pushed >= LAUNCH_CONFIG_DEPTH, 0))
-        return launch_config_push_forward(grid, block, shared_mem, stream);
-    s->pushed = pushed + 1;
-    struct pushed_config *c = &s->entries[pushed];
-    c->grid = grid;
-    c->block = block;
-    c->shared_mem = shared_mem;
-    c->stream = stream;
+    if (__builtin_expect(s->pushed != 0, 0))
+        return launch_config_push_deeper(grid, block, shared_mem, stream);
+    s->pushed = 1;
+    s->entries[0].grid = grid;
+    s->entries[0].block = block;
+    s->entries[0].shared_mem = shared_mem;
+    s->entries[0].stream = stream;
     return cudaSuccess;
 }
 
@@ -55,19 +56,13 @@ static inline cudaError_t launch_config_push(dim3 grid, dim3 block, size_t share
 static inline bool launch_config_pop(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    unsigned pushed = s->pushed;
-    if (__builtin_expect(pushed - 1 >= LAUNCH_CONFIG_DEPTH, 0)) {
-        /* None pushed through the shim (before it was in auto mode, or by someone else), or the runtime's. */
-        if (pushed > LAUNCH_CONFIG_DEPTH)
-            s->pushed = pushed - 1;
-        return false;
-    }
-    s->pushed = pushed - 1;
-    const struct pushed_config *c = &s->entries[pushed - 1];
-    *grid = c->grid;
-    *block = c->block;
-    *shared_mem = c->shared_mem;
-    *(cudaStream_t *)stream = c->stream;
+    if (__builtin_expect(s->pushed != 1, 0))
+        return launch_config_pop_deeper(grid, block, shared_mem, stream);
+    s->pushed = 0;
+    *grid = s->entries[0].grid;
+    *block = s->entries[0].block;
+    *shared_mem = s->entries[0].shared_mem;
+    *(cudaStream_t *)stream = s->entries[0].stream;
     return true;
 }
 

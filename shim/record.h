@@ -75,12 +75,12 @@ static inline void record_copy_params(unsigned char *block, const struct kernel_
 }
 
 /*
- * Whether recorded launch c has this launch's shape (its function,
- * geometry, shared memory, stream and api: everything but the arguments),
+ * Whether recorded launch c has this launch's shape but for its stream (its
+ * function, geometry, shared memory and api: everything but the arguments),
  * in the order of struct call's fields, as few words as they fit.
  */
 static inline bool record_is_launch(const struct call *c, enum hook_id api, const void *func, dim3 grid, dim3 block,
-                                    size_t shared_mem, cudaStream_t stream)
+                                    size_t shared_mem)
 {
     uint64_t grid_xy, block_xy, want_grid_xy, want_block_xy;
     __builtin_memcpy(&grid_xy, &grid, 8);
@@ -88,7 +88,7 @@ static inline bool record_is_launch(const struct call *c, enum hook_id api, cons
     __builtin_memcpy(&want_grid_xy, &c->grid, 8);
     __builtin_memcpy(&want_block_xy, &c->block, 8);
     return c->api == api && c->func == func && want_grid_xy == grid_xy && c->grid.z == grid.z &&
-           want_block_xy == block_xy && c->block.z == block.z && c->shared_mem == shared_mem && c->stream == stream;
+           want_block_xy == block_xy && c->block.z == block.z && c->shared_mem == shared_mem;
 }
 
 /*

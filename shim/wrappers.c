@@ -25,9 +25,10 @@
     } while (0)
 #define DOOR_TAKES_LAUNCH(id, s)                                                                            \
     do {                                                                                                    \
-        const struct recorded *slot = engine_fast_slot(id, (const void *)func, gridDim, blockDim, args, sharedMem, s); \
-        if (slot)                                                                                           \
-            return engine_fast_hold(slot, args);                                                            \
+        struct tracker *taker = engine_fast_taker(id, (const void *)func, gridDim, blockDim, args, sharedMem, \
+                                                  stream, s);                                               \
+        if (taker)                                                                                          \
+            return engine_fast_hold(taker, args);                                                           \
     } while (0)
 #define DOOR_TAKES_LAUNCH_OTHER(id, s) (void)0
 #define DOOR_TAKES_HOST_FUNC(id, s) (void)0
