@@ -377,7 +377,7 @@ void fast_sync(struct tracker *t)
         atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + n,
                               memory_order_relaxed);
     }
-    if (t == self)
+    if (t == self || t->fast.unnoted >= to)
         return;
     for (unsigned i = t->fast.unnoted; i < to; i++)
         note_held(t, &t->records.calls[i].call);
