@@ -12,6 +12,7 @@
 #include "real.h"
 
 struct text_range caller_ranges[CALLER_RANGES];
+__thread struct caller_seen caller_last_outside __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct load_counters scanned = LOAD_COUNTERS_NEVER; /* the readings before the last scan, under scan_lock */

@@ -34,19 +34,40 @@ extern atomic_uint caller_scanned_generation;
 extern atomic_uint real_found_generation;
 
 /*
+ * The return address of this thread's last driver call from outside the
+ * ranges, and real_found_generation then, with caller_scanned_generation
+ * one more: while the generation stays, no scan can add a range (a scan
+ * happens only after it changed), so the address is still outside.
+ */
+struct caller_seen {
+    uintptr_t outside;
+    unsigned generation;
+};
+extern __thread struct caller_seen caller_last_outside __attribute__((tls_model("initial-exec")));
+
+/*
  * Whether a return address lies in the interposed libcudart, libcuda or the
  * shim: a few compares.  Without a dynamic runtime (a static one in the
  * program) the ranges stay incomplete, and a generation compare says that
- * nothing could have changed since the last look.
+ * nothing could have changed since the last look.  A program's own call
+ * site, which makes its driver calls in a loop, is answered by two
+ * compares with the one before (caller_last_outside).
  */
 static inline __attribute__((always_inline)) bool caller_is_runtime(const void *return_address)
 {
     uintptr_t a = (uintptr_t)return_address;
+    struct caller_seen *last = &caller_last_outside;
+    if (a == last->outside && last->generation == atomic_load_explicit(&real_found_generation, memory_order_relaxed))
+        return false;
     if (caller_in_ranges(a))
         return true;
-    if (atomic_load_explicit(&caller_scanned_generation, memory_order_acquire) ==
-        atomic_load_explicit(&real_found_generation, memory_order_relaxed) + 1)
+    unsigned scanned = atomic_load_explicit(&caller_scanned_generation, memory_order_acquire);
+    unsigned generation = atomic_load_explicit(&real_found_generation, memory_order_relaxed);
+    if (scanned == generation + 1) {
+        last->outside = a;
+        last->generation = generation;
         return false;
+    }
     return caller_rescan(a);
 }
 

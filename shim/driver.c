@@ -20,6 +20,7 @@
 #include "driver_table.h"
 #include "driver_work.h"
 #include "engine.h"
+#include "engine_fast.h"
 #include "foreign.h"
 #include "libcuda.h"
 #include "log.h"
@@ -165,6 +166,7 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
     {                                                                                                     \
         DRIVER_WRAPPER_START(name, params);                                                               \
         if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
+            fields##_FAST(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller);             \
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
             if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */                      \
@@ -197,6 +199,35 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
     ((c).func = (const void *)f, (c).grid = (dim3){gridDimX, gridDimY, gridDimZ},                         \
      (c).block = (dim3){blockDimX, blockDimY, blockDimZ}, (c).shared_mem = sharedMemBytes,                \
      (c).args = kernelParams, (c).extra = extra, (c).num_attrs = 0, true)
+/*
+ * What auto mode does with a front-door call before describing it, by the
+ * DRIVER_FIELDS_* macro it uses: a launch that its thread's replay holds
+ * back in the common case returns at once (engine_fast.h), unless the shim
+ * itself makes it (in_engine) or a communication library, or it is counted.
+ */
+#define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller)                                                          \
+    do {                                                                                                  \
+        if (extra == NULL && !in_engine && engine_door_fast && !calling_object_is_communication(caller)) { \
+            struct tracker *taker =                                                                       \
+                engine_fast_taker(id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
+                                  (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes,    \
+                                  (cudaStream_t)hStream, s);                                              \
+            if (taker)                                                                                    \
+                return (CUresult)engine_fast_hold(taker, kernelParams);                                   \
+        }                                                                                                 \
+    } while (0)
+#define DRIVER_FIELDS_LAUNCH_EX_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_HOST_FUNC_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_UNIFIED_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_HTOD_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_DTOH_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_DTOD_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_8_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_16_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_32_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) (void)0
 /* Launch attributes a kernel node keeps travel with the launch; any other makes it foreign work. */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
     (config != NULL && launch_attrs_kept(config->attrs, config->numAttrs) &&                              \

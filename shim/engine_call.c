@@ -1,13 +1,16 @@
 /* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_fast.h"
 #include "engine_internal.h"
 #include "errors.h"
 #include "libcuda.h"
 #include "owed_waits.h"
+#include "region_graph.h"
 #include "shim.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
@@ -88,10 +91,16 @@ static void observe_sig(struct tracker *t, const struct call_sig *sig)
     t->observed_stored = t->observed_count;
 }
 
+/* How many calls a sync-free loop's cut holds (UINT_MAX: the sequence is no cut): where it ends, for both paths. */
+static inline unsigned cut_calls(const struct tracker *t)
+{
+    return t->period ? t->period : UINT_MAX;
+}
+
 /* In a sync-free loop, ends the sequence once it holds a whole cut. */
 static void cut_if_period_done(struct tracker *t)
 {
-    if (t->period && t->observed_count >= t->period)
+    if (t->observed_count >= cut_calls(t))
         end_sequence(t, false, FALLBACK_MISMATCH, "sync-free loop");
 }
 
@@ -116,6 +125,30 @@ static void recapture_call(struct tracker *t, cudaError_t *result)
     t->records.count--;
     fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(err));
     *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
+}
+
+/* After a call was appended to the record: its slot, and those before it, hold the followed region's calls. */
+static void note_slot(struct tracker *t)
+{
+    unsigned held = t->records.count;
+    if (t->slots_region != t->region->id)
+        t->slots_region = t->region->id, t->slots_held = held;
+    else if (t->slots_held < held)
+        t->slots_held = held;
+}
+
+/* Notes whether a held-back call (the record's last) has other arguments than its node in the graph's last launch. */
+static void note_differ(struct tracker *t)
+{
+    struct record_list *list = &t->records;
+    struct region_graph *g = t->region->graph;
+    unsigned position = list->count - 1;
+    if (position == 0) /* the sequence's first call: compare it and what follows with g */
+        list->differ_graph = record_differ_reserve(list, t->region->length) ? g : NULL;
+    if (list->differ_graph != g)
+        return; /* another region's graph was followed before: its launch compares every node */
+    if (region_graph_call_differs(g, list, position))
+        list->differ[list->differ_count++] = position;
 }
 
 /* Whether the thread can switch to following other without changing what it does with the calls so far. */
@@ -189,6 +222,9 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
             /* Another known region may begin with the same calls. */
             struct region *other = regions_candidate(&t->table, t->observed, position + 1);
             if (other && follows_same_path(t, other)) {
+                /* The slots up to here hold the calls both regions begin with. */
+                if (t->slots_region == r->id)
+                    t->slots_region = other->id, t->slots_held = position < t->slots_held ? position : t->slots_held;
                 t->region = r = other;
                 matches = true;
             }
@@ -218,13 +254,18 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
         return false;
     }
     if (!record_append(&t->records, c, src_memory)) {
+        if (t->slots_held > t->records.count)
+            t->slots_held = t->records.count; /* the failed append may have written part of its slot */
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;
         return false;
     }
+    note_slot(t);
     if (t->mode == FOLLOW_RECORD)
         return false;
+    if (t->mode == FOLLOW_REPLAY)
+        note_differ(t);
     if (!t->pending) {
         set_pending(t, true); /* the region's first held-back call: the rest skip the call */
         /* Where its work goes if another thread (or the watchdog) must submit it. */
@@ -237,6 +278,154 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     if (t->mode == FOLLOW_RECAPTURE)
         recapture_call(t, result);
     return true;
+}
+
+/* Notes whether the launch the fast path holds back at pos differs from the graph; moves on past it and unlocks. */
+static inline cudaError_t fast_held(struct tracker *t, unsigned pos, bool differs)
+{
+    if (__builtin_expect(differs, 0))
+        t->records.differ[t->records.differ_count++] = pos;
+    __atomic_store_n(&t->fast.pos, pos + 1, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
+    tracker_unlock(t);
+    return cudaSuccess;
+}
+
+/* engine_fast_hold for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
+static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, void *const *args)
+{
+    unsigned pos = t->fast.pos;
+    const struct recorded *slot = &t->records.calls[pos];
+    const struct kernel_params *layout = slot->layout;
+    unsigned char *block = t->records.arena + slot->arena_offset;
+    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
+    bool differs = false;
+    for (unsigned i = 0; i < layout->count; i++) {
+        memcpy(block + layout->offset[i], args[i], layout->size[i]);
+        differs |= memcmp(block + layout->offset[i], held + layout->offset[i], layout->size[i]) != 0;
+    }
+    return fast_held(t, pos, differs);
+}
+
+/* Copies parameter i (of 4 or 8 bytes, else goto other) into block, adding its difference from held's to differ. */
+#define FAST_PARAM(i)                                                                                       \
+    do {                                                                                                    \
+        uint32_t at = layout->offset[i];                                                                    \
+        if (layout->size[i] == 8) {                                                                         \
+            uint64_t now, was;                                                                              \
+            memcpy(&now, args[i], 8);                                                                       \
+            memcpy(&was, held + at, 8);                                                                     \
+            memcpy(block + at, &now, 8);                                                                    \
+            differ |= now ^ was;                                                                            \
+        } else if (layout->size[i] == 4) {                                                                  \
+            uint32_t now, was;                                                                              \
+            memcpy(&now, args[i], 4);                                                                       \
+            memcpy(&was, held + at, 4);                                                                     \
+            memcpy(block + at, &now, 4);                                                                    \
+            differ |= now ^ was;                                                                            \
+        } else {                                                                                            \
+            goto other;                                                                                     \
+        }                                                                                                   \
+    } while (0)
+
+/*
+ * Holds back the launch engine_fast_taker took (t's lock held): copies its
+ * parameters into the arena, each compared with the graph's instance
+ * launched last, notes it if any differs; cudaSuccess.  Up to 8 pointers
+ * and 4-byte scalars inline, unrolled from the last down; any other launch
+ * goes to fast_hold_any, so that this stays a leaf.
+ */
+cudaError_t engine_fast_hold(struct tracker *t, void *const *args)
+{
+    unsigned pos = t->fast.pos;
+    const struct recorded *slot = &t->records.calls[pos];
+    const struct kernel_params *layout = slot->layout;
+    unsigned char *block = t->records.arena + slot->arena_offset;
+    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
+    uint64_t differ = 0;
+    switch (layout->count) {
+    case 8: FAST_PARAM(7); /* fall through */
+    case 7: FAST_PARAM(6); /* fall through */
+    case 6: FAST_PARAM(5); /* fall through */
+    case 5: FAST_PARAM(4); /* fall through */
+    case 4: FAST_PARAM(3); /* fall through */
+    case 3: FAST_PARAM(2); /* fall through */
+    case 2: FAST_PARAM(1); /* fall through */
+    case 1: FAST_PARAM(0); /* fall through */
+    case 0: break;
+    default: goto other;
+    }
+    return fast_held(t, pos, differ != 0);
+other:
+    return fast_hold_any(t, args);
+}
+
+/*
+ * Takes the fast path's calls into t's counts and records (under t's
+ * lock).  Their streams go into held_streams only when another thread
+ * holds the lock: only other threads ask (interacts), and the calls' own
+ * thread would note them in vain, the region's end clearing them.
+ */
+void fast_sync(struct tracker *t)
+{
+    unsigned from = t->fast.synced, to = t->fast.pos;
+    if (from != to) {
+        __atomic_store_n(&t->fast.synced, to, __ATOMIC_RELAXED); /* read by the watchdog, as pos */
+        unsigned n = to - from;
+        t->observed_count += n;
+        t->records.count += n;
+        const struct recorded *last = &t->records.calls[to - 1];
+        t->records.arena_used = last->arena_offset + last->layout->total;
+        atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + n,
+                              memory_order_relaxed);
+    }
+    if (t == self || t->fast.unnoted >= to)
+        return;
+    for (unsigned i = t->fast.unnoted; i < to; i++)
+        note_held(t, &t->records.calls[i].call);
+    t->fast.unnoted = to;
+}
+
+/* Where the fast path must leave the thread's next calls to the engine again; at most pos: it takes none. */
+static unsigned fast_stop(struct tracker *t, unsigned pos)
+{
+    struct region *r = t->region;
+    /* Replaying r's graph, every call so far recorded, compared with it and in slots that hold r's calls. */
+    if (t->mode != FOLLOW_REPLAY || t->observed_count != pos || t->slots_region != r->id ||
+        t->records.differ_graph != r->graph)
+        return 0;
+    if (t->trial.ended != NULL || atomic_load_explicit(&t->moved_pending, memory_order_relaxed))
+        return 0;
+    unsigned stop = r->length < t->slots_held ? r->length : t->slots_held;
+    unsigned cut = cut_calls(t);
+    if (cut - 1 < stop)
+        stop = cut - 1; /* the cut's last call ends it: the engine takes it (cut_if_period_done) */
+    return stop;
+}
+
+/*
+ * Opens the fast path for the thread's next calls while it replays and
+ * nothing rare goes on; else closes it.  Against a thread that closes it
+ * (fast_close_others) after causing a rare state: that state is stored,
+ * then until; here until is stored, then the states are read (all
+ * sequentially consistent), so one of the two sees the other.
+ */
+static void fast_open(struct tracker *t)
+{
+    unsigned pos = t->records.count;
+    __atomic_store_n(&t->fast.pos, pos, __ATOMIC_RELAXED); /* the watchdog reads both (tracker_activity) */
+    __atomic_store_n(&t->fast.synced, pos, __ATOMIC_RELAXED);
+    unsigned stop = fast_stop(t, pos);
+    if (stop <= pos) {
+        if (atomic_load_explicit(&t->fast.until, memory_order_relaxed) != 0)
+            fast_close(t);
+        return;
+    }
+    region_graph_compare(t->region->graph, &t->fast.compare, &t->fast.compare_at);
+    if (t->fast.unnoted > pos)
+        t->fast.unnoted = pos;
+    atomic_store(&t->fast.until, stop);
+    if (atomic_load(&pending_trackers) > 1 || atomic_load(&program_captures) != 0 || atomic_load(&shut_down))
+        fast_close(t);
 }
 
 /* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
@@ -300,6 +489,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         end_sequence_before(t, c);
         break;
     }
+    fast_open(t);
     tracker_unlock(t);
     in_engine = false;
     if (!taken)

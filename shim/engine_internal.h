@@ -25,9 +25,35 @@ enum follow_mode {
     FOLLOW_RECAPTURE, /* forwarding calls into a capture of the region's streams, to launch it at its end */
 };
 
+/*
+ * What the fast path (engine_fast.h) needs to hold a launch back without
+ * the engine: the thread replays a region and the launch is its next call.
+ * Only the tracker's own thread moves pos, under the tracker's lock; the
+ * tracker's counts take those calls in at the next lock (fast_sync).
+ */
+struct fast_follow {
+    /*
+     * The rare word: the fast path takes the call at position pos only while
+     * pos < until.  The thread's engine opens it after each call it handles
+     * while it replays (until: where the engine must take over again, the
+     * region's end or a sync-free loop's cut, fast_open) and closes it
+     * otherwise; whoever causes a rare state closes it to 0: set_pending
+     * when anyone submits the held-back work (another thread, the watchdog,
+     * shutdown), a thread that begins to hold work back (for every other
+     * thread), a program capture beginning anywhere (for every thread).
+     */
+    _Atomic unsigned until;
+    unsigned pos;                 /* the position of the thread's next call in its sequence (the watchdog reads it) */
+    unsigned synced;              /* pos when the tracker's counts last took in the fast path's calls (likewise) */
+    unsigned unnoted;             /* the first of those whose stream held_streams lacks (UINT_MAX: none) */
+    const unsigned char *compare; /* the parameter blocks of the region's graph instance launched last */
+    const uint32_t *compare_at;   /* where each node's block is in them */
+};
+
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
 struct tracker {
     atomic_bool busy;     /* a lock: its own thread takes it on every call; another only to submit held-back work */
+    struct fast_follow fast;
     enum follow_mode mode;
     struct region *region;
     struct call_sig *observed;
@@ -38,6 +64,10 @@ struct tracker {
     unsigned observed_stored;
     bool overflow;
     struct record_list records;
+    /* records.calls[0, slots_held) hold the calls of region slots_region (an id) at those positions, from
+       this sequence or an earlier one: the fast path compares a launch with its slot and writes only its
+       parameters, the rest of the slot is what it would write */
+    unsigned slots_region, slots_held;
     bool pending;         /* records hold calls not yet submitted */
     bool counted;         /* in pending_trackers: other threads' calls look at it (it holds work back, or records) */
     bool recording_shown; /* counted while it records: a hand-over then ends the recorded occurrence */
@@ -96,16 +126,23 @@ extern __thread bool in_engine __attribute__((tls_model("initial-exec")));
 /* Whether work may reach the GPU unseen, as the front doors tell (engine_set_unseen_work_probe). */
 extern bool (*unseen_work_possible)(char *who, size_t who_len);
 
+/* Takes the fast path's calls into t's counts and records, and, for another thread, held streams (under t's lock). */
+void fast_sync(struct tracker *t);
+
 /*
  * Takes t's lock.  Not a pthread mutex: its own thread takes it on every
  * call, almost always free, and one atomic exchange is all that costs;
  * another thread holds it only while it submits t's held-back work, so a
- * waiter yields rather than sleeps.
+ * waiter yields rather than sleeps.  Whoever holds it then sees every
+ * call the fast path held back in t's counts (fast_sync); the fast path
+ * alone takes the lock without.
  */
 static inline void tracker_lock(struct tracker *t)
 {
     while (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
         sched_yield();
+    if (__builtin_expect(t->fast.pos != t->fast.synced || t->fast.unnoted < t->fast.pos, 0))
+        fast_sync(t);
 }
 
 /* Releases t's lock. */
@@ -138,7 +175,34 @@ static inline void note_progress(struct tracker *t)
                           memory_order_relaxed);
 }
 
+/* Closes the fast path of t: its next call goes to the engine (a relaxed store: t's own engine re-checks). */
+static inline void fast_close(struct tracker *t)
+{
+    atomic_store_explicit(&t->fast.until, 0, memory_order_relaxed);
+}
+
+/*
+ * How far t has come, for the watchdog: the calls it held back, the fast
+ * path's not taken into the count yet included (fast_sync moves them from
+ * pos - synced into activity).  Exact under t's lock; read without it, a
+ * read torn by a sync or a new sequence at that moment can only make it
+ * differ from the last round's, which puts a time-out off by a round.
+ */
+static inline unsigned tracker_activity(const struct tracker *t)
+{
+    return atomic_load_explicit(&t->activity, memory_order_relaxed) + __atomic_load_n(&t->fast.pos, __ATOMIC_RELAXED) -
+           __atomic_load_n(&t->fast.synced, __ATOMIC_RELAXED);
+}
+
 /* engine_tracker.c: the registry of threads. */
+
+/*
+ * Closes the fast path of every thread but me (NULL: every thread), after
+ * a rare state that concerns them began (its cause already stored,
+ * sequentially consistent): against fast_open, one of the two sees the
+ * other.  No lock: the list of trackers only grows.
+ */
+void fast_close_others(const struct tracker *me);
 
 /* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
 void note_program_capture(int delta);

@@ -1,9 +1,11 @@
 /* The engine's per-thread trackers: its options, each thread's tracker and the registry of them all. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine_fast.h"
 #include "engine_internal.h"
 #include "exclusions.h"
 #include "log.h"
@@ -19,6 +21,7 @@ atomic_int threads_seen;
 atomic_bool shut_down;
 __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 __thread bool in_engine __attribute__((tls_model("initial-exec")));
+bool engine_door_fast;
 
 /* Until the front doors say what they see (init.c does, before any call): assume work may escape them. */
 static bool unseen_work_unknown(char *who, size_t who_len)
@@ -45,6 +48,7 @@ void engine_configure(void)
     engine_policy.max_regions = engine_policy.max_graphs * 4 + 64;
     engine_policy.trial_pairs = (unsigned)shim_options.num[OPT_TRIAL];
     exclusions_configure();
+    engine_door_fast = !shim_counting; /* last: a door that sees it takes calls to the engine at once */
 }
 
 /* Creates this thread's tracker and registers it; NULL if memory ran out. */
@@ -55,9 +59,11 @@ struct tracker *tracker_create(void)
         return NULL;
     regions_init(&t->table, &engine_policy);
     t->thread_number = log_thread_number();
+    t->fast.unnoted = UINT_MAX;
     pthread_mutex_lock(&trackers_lock);
     t->next = trackers;
-    __atomic_store_n(&trackers, t, __ATOMIC_RELEASE); /* walked without the lock (note_handovers_at_start) */
+    /* Walked without the lock by fast_close_others and note_handovers_at_start. */
+    __atomic_store_n(&trackers, t, __ATOMIC_SEQ_CST);
     int threads = atomic_fetch_add(&threads_seen, 1) + 1;
     pthread_mutex_unlock(&trackers_lock);
     self = t;
@@ -66,12 +72,21 @@ struct tracker *tracker_create(void)
     return t;
 }
 
+/* Closes the fast path of every thread but me (NULL: every thread) after a rare state that concerns them began. */
+void fast_close_others(const struct tracker *me)
+{
+    for (struct tracker *t = __atomic_load_n(&trackers, __ATOMIC_SEQ_CST); t; t = t->next)
+        if (t != me)
+            atomic_store(&t->fast.until, 0); /* sequentially consistent: see fast_open */
+}
+
 /* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
 void note_program_capture(int delta)
 {
-    if (delta > 0)
+    if (delta > 0) {
         atomic_fetch_add(&program_captures, 1);
-    else if (delta < 0 && atomic_load(&program_captures) > 0)
+        fast_close_others(NULL); /* no thread's launches are held back while it lasts */
+    } else if (delta < 0 && atomic_load(&program_captures) > 0)
         atomic_fetch_sub(&program_captures, 1);
 }
 
@@ -82,6 +97,9 @@ static void update_counted(struct tracker *t)
     if (t->counted != counted) {
         __atomic_store_n(&t->counted, counted, __ATOMIC_RELAXED); /* its own thread reads it without the lock */
         atomic_fetch_add(&pending_trackers, counted ? 1 : -1);
+        /* Other threads' calls must be weighed against t's work before they are held back themselves. */
+        if (counted && atomic_load(&threads_seen) > 1)
+            fast_close_others(t);
     }
 }
 
@@ -95,6 +113,8 @@ void set_pending(struct tracker *t, bool pending)
             watchdog_note_held();
     }
     if (!pending) {
+        fast_close(t); /* whoever submitted the work: its thread's next call finds what changed */
+        t->fast.unnoted = UINT_MAX;
         t->held_stream_count = 0;
         t->held_event_count = 0;
         t->held_everything = false;

@@ -48,7 +48,7 @@ static enum watchdog_round watchdog_round(void)
     for (struct tracker *t = trackers; t; t = t->next) {
         if (!__atomic_load_n(&t->pending, __ATOMIC_RELAXED))
             continue;
-        unsigned activity = atomic_load_explicit(&t->activity, memory_order_relaxed);
+        unsigned activity = tracker_activity(t);
         if (t->watched_round + 1 != round || t->watched_activity != activity ||
             atomic_load_explicit(&t->forwarding, memory_order_relaxed)) {
             t->watched_round = round;
@@ -57,7 +57,7 @@ static enum watchdog_round watchdog_round(void)
         }
         tracker_lock(t);
         if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) &&
-            atomic_load_explicit(&t->activity, memory_order_relaxed) == activity &&
+            tracker_activity(t) == activity &&
             !atomic_load_explicit(&t->forwarding, memory_order_relaxed))
             time_out(t);
         tracker_unlock(t);

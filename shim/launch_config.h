@@ -20,50 +20,49 @@
 
 /* One thread's pushed configurations. */
 struct launch_config_stack {
+    /* Pushes made and not popped yet: entries[0, pushed) are the shim's, any beyond the runtime's (they came
+       while the stack was full; the runtime keeps them until they are popped). */
+    unsigned pushed;
     struct pushed_config {
         dim3 grid, block;
         size_t shared_mem;
         cudaStream_t stream;
     } entries[LAUNCH_CONFIG_DEPTH];
-    unsigned depth;
-    unsigned forwarded_above; /* pushes the runtime holds, made while the stack was full */
 };
 
 extern __thread struct launch_config_stack launch_configs __attribute__((tls_model("initial-exec")));
 
-/* Hands a push to the runtime (the stack is full, or the runtime holds pushes above it). */
-cudaError_t launch_config_push_forward(const struct call *push);
+/* A push with one pushed already (a launch inside a launch's arguments): kept deeper, or given to the runtime. */
+cudaError_t launch_config_push_deeper(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream);
 
-/* Keeps the configuration a <<<>>> expression pushes; cudaSuccess (0: launch). */
-static inline cudaError_t launch_config_push(const struct call *push)
+/* A pop with other than one pushed: the deeper entry, or the runtime's (false: forward the pop). */
+bool launch_config_pop_deeper(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream);
+
+/* Keeps the configuration a <<<>>> expression pushes; cudaSuccess (0: launch).  Inline for the first entry. */
+static inline cudaError_t launch_config_push(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    if (__builtin_expect(s->depth == LAUNCH_CONFIG_DEPTH || s->forwarded_above, 0))
-        return launch_config_push_forward(push);
-    struct pushed_config *c = &s->entries[s->depth++];
-    c->grid = push->grid;
-    c->block = push->block;
-    c->shared_mem = push->shared_mem;
-    c->stream = push->config_stream;
+    if (__builtin_expect(s->pushed != 0, 0))
+        return launch_config_push_deeper(grid, block, shared_mem, stream);
+    s->pushed = 1;
+    s->entries[0].grid = grid;
+    s->entries[0].block = block;
+    s->entries[0].shared_mem = shared_mem;
+    s->entries[0].stream = stream;
     return cudaSuccess;
 }
 
 /* Hands the kernel's stub the configuration pushed last; false if the runtime holds it (forward the pop). */
-static inline bool launch_config_pop(const struct call *pop, cudaError_t *result)
+static inline bool launch_config_pop(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    if (__builtin_expect(s->forwarded_above, 0)) {
-        s->forwarded_above--;
-        return false;
-    }
-    if (__builtin_expect(s->depth == 0, 0))
-        return false; /* pushed before the shim was in auto mode, or by someone else: the runtime's */
-    const struct pushed_config *c = &s->entries[--s->depth];
-    *pop->grid_out = c->grid;
-    *pop->block_out = c->block;
-    *pop->shared_mem_out = c->shared_mem;
-    *(cudaStream_t *)pop->stream_out = c->stream;
-    *result = cudaSuccess;
+    if (__builtin_expect(s->pushed != 1, 0))
+        return launch_config_pop_deeper(grid, block, shared_mem, stream);
+    s->pushed = 0;
+    *grid = s->entries[0].grid;
+    *block = s->entries[0].block;
+    *shared_mem = s->entries[0].shared_mem;
+    *(cudaStream_t *)stream = s->entries[0].stream;
     return true;
 }
 

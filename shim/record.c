@@ -13,6 +13,8 @@ void record_reset(struct record_list *list)
 {
     list->count = 0;
     list->arena_used = 0;
+    list->differ_graph = NULL;
+    list->differ_count = 0;
 }
 
 /* Frees the list's memory. */
@@ -20,6 +22,7 @@ void record_free(struct record_list *list)
 {
     free(list->calls);
     free(list->arena);
+    free(list->differ);
     memset(list, 0, sizeof *list);
 }
 
@@ -34,6 +37,19 @@ static bool __attribute__((noinline)) arena_grow(struct record_list *list, size_
         return false;
     list->arena = grown;
     list->arena_capacity = capacity;
+    return true;
+}
+
+/* Makes room for n positions in the list of calls that differ; false if memory ran out. */
+bool record_differ_reserve(struct record_list *list, unsigned n)
+{
+    if (n <= list->differ_capacity)
+        return true;
+    unsigned *grown = realloc(list->differ, sizeof *grown * n);
+    if (grown == NULL)
+        return false;
+    list->differ = grown;
+    list->differ_capacity = n;
     return true;
 }
 

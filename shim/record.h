@@ -34,6 +34,15 @@ struct record_list {
     unsigned count, capacity;
     unsigned char *arena;
     size_t arena_used, arena_capacity;
+    /*
+     * The positions of the calls whose arguments differ from those of
+     * differ_graph's instance launched last, each call compared with its
+     * node as it was recorded; NULL: not compared (the graph's launch
+     * compares every node then).  Emptied by record_reset.
+     */
+    const void *differ_graph;
+    unsigned *differ;
+    unsigned differ_count, differ_capacity;
 };
 
 /* How a launch made through api names its kernel (a host stub, a cudaKernel_t, a driver handle). */
@@ -44,6 +53,9 @@ void record_reset(struct record_list *list);
 
 /* Frees the list's memory. */
 void record_free(struct record_list *list);
+
+/* Makes room for n positions in the list of calls that differ; false if memory ran out. */
+bool record_differ_reserve(struct record_list *list, unsigned n);
 
 /* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
 bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
@@ -60,6 +72,23 @@ static inline void record_copy_params(unsigned char *block, const struct kernel_
         else
             __builtin_memcpy(block + layout->offset[i], args[i], layout->size[i]);
     }
+}
+
+/*
+ * Whether recorded launch c has this launch's shape but for its stream (its
+ * function, geometry, shared memory and api: everything but the arguments),
+ * in the order of struct call's fields, as few words as they fit.
+ */
+static inline bool record_is_launch(const struct call *c, enum hook_id api, const void *func, dim3 grid, dim3 block,
+                                    size_t shared_mem)
+{
+    uint64_t grid_xy, block_xy, want_grid_xy, want_block_xy;
+    __builtin_memcpy(&grid_xy, &grid, 8);
+    __builtin_memcpy(&block_xy, &block, 8);
+    __builtin_memcpy(&want_grid_xy, &c->grid, 8);
+    __builtin_memcpy(&want_block_xy, &c->block, 8);
+    return c->api == api && c->func == func && want_grid_xy == grid_xy && c->grid.z == grid.z &&
+           want_block_xy == block_xy && c->block.z == block.z && c->shared_mem == shared_mem;
 }
 
 /*

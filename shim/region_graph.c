@@ -72,6 +72,7 @@ struct region_graph {
     cudaGraph_t graph;
     unsigned count;
     struct graph_node *nodes;
+    uint32_t *args_at;                /* each node's args_offset, side by side for a replay's comparisons */
     unsigned *differ;                 /* a launch's nodes to patch */
     size_t args_total;                /* the kernel nodes' parameter blocks together */
     struct graph_instance built;      /* what graph's nodes hold: a new instance starts with it */
@@ -390,6 +391,7 @@ static bool seen_before(struct region_graph *g, uint64_t key)
 static void discard_unbuilt(struct region_graph *g)
 {
     instance_free(&g->built);
+    free(g->args_at);
     free(g->differ);
     free(g->nodes);
     free(g);
@@ -417,15 +419,16 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     }
     g->count = list->count;
     g->differ = calloc(list->count ? list->count : 1, sizeof *g->differ);
+    g->args_at = calloc(list->count ? list->count : 1, sizeof *g->args_at);
     g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
                                                                                    : max_instances;
-    for (unsigned i = 0; i < list->count; i++)
+    for (unsigned i = 0; g->args_at && i < list->count; i++)
         if (list->calls[i].call.kind == CALL_LAUNCH) {
-            g->nodes[i].args_offset = (uint32_t)g->args_total;
+            g->nodes[i].args_offset = g->args_at[i] = (uint32_t)g->args_total;
             g->nodes[i].args_size = list->calls[i].layout->total;
             g->args_total += g->nodes[i].args_size;
         }
-    if (g->differ == NULL || !instance_alloc(g, &g->built)) {
+    if (g->differ == NULL || g->args_at == NULL || !instance_alloc(g, &g->built)) {
         discard_unbuilt(g);
         say_why(why, why_len, "out of memory");
         return NULL;
@@ -575,6 +578,19 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
     }
 }
 
+/* What a replay compares its launches' parameters with: the instance launched last's blocks, and where node i's is. */
+void region_graph_compare(const struct region_graph *g, const unsigned char **blocks, const uint32_t **at)
+{
+    *blocks = g->instances[g->last].args;
+    *at = g->args_at;
+}
+
+/* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
+bool region_graph_call_differs(const struct region_graph *g, const struct record_list *list, unsigned i)
+{
+    return node_differs(g, &g->instances[g->last], i, list);
+}
+
 /* How many nodes of instance in need a patch for the occurrence. */
 static unsigned instance_distance(const struct region_graph *g, const struct graph_instance *in,
                                   const struct record_list *list)
@@ -701,30 +717,37 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     }
     /*
      * The instance launched last, unless it differs and another is nearer.
-     * Its differing nodes (in g->differ) give the occurrence's key; if it
-     * stays the one, they are all it patches.
+     * Its differing nodes give the occurrence's key; if it stays the one,
+     * they are all it patches.  The engine compared each call with its node
+     * there as it recorded it (list->differ): then nothing is compared here.
      */
     struct graph_instance *in = &g->instances[g->last];
+    const unsigned *nodes = g->differ;
     unsigned differ = 0;
+    if (list->differ_graph == g && list->count == g->count) {
+        nodes = list->differ;
+        differ = list->differ_count;
+    } else {
+        for (unsigned i = 0; i < g->count; i++)
+            if (node_differs(g, in, i, list))
+                g->differ[differ++] = i;
+    }
     uint64_t key = in->key;
-    for (unsigned i = 0; i < g->count; i++)
-        if (node_differs(g, in, i, list)) {
-            g->differ[differ++] = i;
-            if (g->max_instances > 1)
-                key ^= instance_hash(g, in, i) ^ occurrence_hash(g, list, i);
-        }
+    for (unsigned k = 0; k < differ && g->max_instances > 1; k++)
+        key ^= instance_hash(g, in, nodes[k]) ^ occurrence_hash(g, list, nodes[k]);
     struct graph_instance *chosen = in;
     if (differ && g->max_instances > 1)
         chosen = choose_instance(g, list, key, &how->made);
     if (chosen != in) {
         in = chosen;
+        nodes = g->differ;
         differ = 0;
         for (unsigned i = 0; i < g->count; i++)
             if (node_differs(g, in, i, list))
                 g->differ[differ++] = i;
     }
     for (unsigned k = 0; k < differ && err == CUDA_SUCCESS; k++) {
-        unsigned i = g->differ[k];
+        unsigned i = nodes[k];
         err = patch_node(g, in, i, list);
         if (err != CUDA_SUCCESS) {
             log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind),
@@ -782,6 +805,7 @@ void region_graph_destroy(struct region_graph *g)
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);
+    free(g->args_at);
     free(g->differ);
     free(g->nodes);
     free(g);

@@ -41,6 +41,20 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
 int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
                         cudaError_t *error);
 
+/*
+ * What a replay compares its launches' parameters with as it records them
+ * (engine_fast_hold): the parameter blocks of the instance launched
+ * last, node i's at (*at)[i].  They stay put until the graph's next launch.
+ */
+void region_graph_compare(const struct region_graph *g, const unsigned char **blocks, const uint32_t **at);
+
+/*
+ * Whether recorded call i of an occurrence has other arguments than node i
+ * holds in the instance launched last: the engine lists such calls as it
+ * records them (list->differ), and the launch then compares nothing.
+ */
+bool region_graph_call_differs(const struct region_graph *g, const struct record_list *list, unsigned i);
+
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);
 

@@ -3,51 +3,122 @@
 
 #include "call.h"
 #include "engine.h"
+#include "engine_fast.h"
 #include "launch_config.h"
 #include "observe.h"
 #include "real.h"
 #include "shim.h"
 
 /*
+ * What auto mode does with a call before anything else, by kind: <<<>>>'s
+ * push and pop are kept by the shim (launch_config.h), and a launch that
+ * its thread's replay holds back in the common case goes no further
+ * (engine_fast.h).  Each either returns from the wrapper, done, or leaves
+ * the call to the engine; the parameter names are hooks.def's, as in
+ * call.h's CALL_FIELDS_*.
+ */
+#define DOOR_TAKES_CONFIG_PUSH(id, s) return launch_config_push(gridDim, blockDim, sharedMem, stream)
+#define DOOR_TAKES_CONFIG_POP(id, s)                                                                        \
+    do {                                                                                                    \
+        if (launch_config_pop(gridDim, blockDim, sharedMem, stream))                                        \
+            return cudaSuccess;                                                                             \
+    } while (0)
+#define DOOR_TAKES_LAUNCH(id, s)                                                                            \
+    do {                                                                                                    \
+        struct tracker *taker = engine_fast_taker(id, (const void *)func, gridDim, blockDim, args, sharedMem, \
+                                                  stream, s);                                               \
+        if (taker)                                                                                          \
+            return engine_fast_hold(taker, args);                                                           \
+    } while (0)
+#define DOOR_TAKES_LAUNCH_OTHER(id, s) (void)0
+#define DOOR_TAKES_HOST_FUNC(id, s) (void)0
+#define DOOR_TAKES_HOST_FUNC_OTHER(id, s) (void)0
+#define DOOR_TAKES_COPY(id, s) (void)0
+#define DOOR_TAKES_COPY_OTHER(id, s) (void)0
+#define DOOR_TAKES_COPY_SYNC(id, s) (void)0
+#define DOOR_TAKES_SET(id, s) (void)0
+#define DOOR_TAKES_SET_OTHER(id, s) (void)0
+#define DOOR_TAKES_SET_SYNC(id, s) (void)0
+#define DOOR_TAKES_EVENT_CREATE(id, s) (void)0
+#define DOOR_TAKES_EVENT_DESTROY(id, s) (void)0
+#define DOOR_TAKES_EVENT_RECORD(id, s) (void)0
+#define DOOR_TAKES_EVENT_RECORD_OTHER(id, s) (void)0
+#define DOOR_TAKES_EVENT_WAIT(id, s) (void)0
+#define DOOR_TAKES_EVENT_SYNC(id, s) (void)0
+#define DOOR_TAKES_EVENT_QUERY(id, s) (void)0
+#define DOOR_TAKES_QUERY(id, s) (void)0
+#define DOOR_TAKES_STREAM_CREATE(id, s) (void)0
+#define DOOR_TAKES_STREAM_DESTROY(id, s) (void)0
+#define DOOR_TAKES_STREAM_SYNC(id, s) (void)0
+#define DOOR_TAKES_DEVICE_SYNC(id, s) (void)0
+#define DOOR_TAKES_ALLOC(id, s) (void)0
+#define DOOR_TAKES_FREE(id, s) (void)0
+#define DOOR_TAKES_CAPTURE(id, s) (void)0
+#define DOOR_TAKES_CAPTURE_QUERY(id, s) (void)0
+#define DOOR_TAKES_CAPTURE_STATUS(id, s) (void)0
+#define DOOR_TAKES_CAPTURE_INFO(id, s) (void)0
+#define DOOR_TAKES_GRAPH_LAUNCH(id, s) (void)0
+#define DOOR_TAKES_ERROR_CHECK(id, s) (void)0
+
+/*
  * Observe mode times node calls and host syncs for the ceiling (observe.h):
  * out of line, so that auto's path through the wrapper stays as it was.
+ * Auto mode's engine call is out of line too (name_engine), and so is
+ * everything but auto mode's common case (name_other): a wrapper that
+ * takes the call itself (DOOR_TAKES_*) is then a few loads and stores,
+ * and one that does not hands its arguments on untouched.
  */
 #define HOOK(kind, name, params, args, stream)                                                              \
     static __attribute__((noinline, cold)) cudaError_t name##_timed params                                  \
     {                                                                                                       \
         name##_fn real = (name##_fn)real_function(HOOK_ID_##name);                                          \
+        if (__builtin_expect(real == NULL, 0))                                                              \
+            return real_missing(HOOK_ID_##name);                                                            \
         uint64_t start = observe_clock();                                                                   \
         cudaError_t result = real args;                                                                     \
         observe_timed(CALL_##kind, start);                                                                  \
         return result;                                                                                      \
     }                                                                                                       \
-    cudaError_t name params                                                                                 \
+    static __attribute__((noinline)) cudaError_t name##_engine params                                       \
     {                                                                                                       \
         shim_enter();                                                                                       \
         name##_fn real = (name##_fn)real_function(HOOK_ID_##name);                                          \
         if (__builtin_expect(real == NULL, 0))                                                              \
             return real_missing(HOOK_ID_##name);                                                            \
+        if (CALL_##kind == CALL_ERROR_CHECK)                                                                \
+            return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                           \
+        struct call call;                                                                                   \
+        CALL_HEAD(call, HOOK_ID_##name, CALL_##kind, stream);                                               \
+        CALL_FIELDS_##kind(call);                                                                           \
+        cudaError_t result;                                                                                 \
+        if (engine_call(&call, &result))                                                                    \
+            return result;                                                                                  \
+        return real args;                                                                                   \
+    }                                                                                                       \
+    static __attribute__((noinline)) cudaError_t name##_other params                                        \
+    {                                                                                                       \
+        shim_enter();                                                                                       \
         if (__builtin_expect(shim_observing, 0)) {                                                          \
             if (shim_counting)                                                                              \
                 observe_call(HOOK_ID_##name, stream);                                                       \
             if (shim_auto) {                                                                                \
-                if (CALL_##kind == CALL_ERROR_CHECK)                                                        \
-                    return engine_last_error(HOOK_ID_##name == HOOK_ID_cudaGetLastError);                   \
-                struct call call;                                                                           \
-                CALL_HEAD(call, HOOK_ID_##name, CALL_##kind, stream);                                       \
-                CALL_FIELDS_##kind(call);                                                                   \
-                cudaError_t result;                                                                         \
-                if (CALL_##kind == CALL_CONFIG_PUSH)                                                        \
-                    return launch_config_push(&call);                                                       \
-                if (CALL_##kind == CALL_CONFIG_POP && launch_config_pop(&call, &result))                    \
-                    return result;                                                                          \
-                if (engine_call(&call, &result))                                                            \
-                    return result;                                                                          \
-            } else if (observe_times(CALL_##kind)) {                                                        \
-                return name##_timed args;                                                                   \
+                DOOR_TAKES_##kind(HOOK_ID_##name, stream);                                                  \
+                return name##_engine args;                                                                  \
             }                                                                                               \
+            if (observe_times(CALL_##kind))                                                                 \
+                return name##_timed args;                                                                   \
         }                                                                                                   \
+        name##_fn real = (name##_fn)real_function(HOOK_ID_##name);                                          \
+        if (__builtin_expect(real == NULL, 0))                                                              \
+            return real_missing(HOOK_ID_##name);                                                            \
         return real args;                                                                                   \
+    }                                                                                                       \
+    cudaError_t name params                                                                                 \
+    {                                                                                                       \
+        if (__builtin_expect(!engine_door_fast, 0))                                                         \
+            return name##_other args;                                                                       \
+        DOOR_TAKES_##kind(HOOK_ID_##name, stream);                                                          \
+        return name##_engine args;                                                                          \
     }
 #include "hooks.def"
 #undef HOOK

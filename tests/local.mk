@@ -96,3 +96,13 @@ tests_scenarios_handover_LDADD = $(STANDIN_LINK_LIBS) -lpthread
 tests_scenarios_handover_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/handover.sh
 EXTRA_DIST += tests/handover.sh
+
+## The fast path of a held-back launch (shim/engine_fast.h): what it must
+## leave to the engine (another region's record slot, another thread's
+## held-back work, a sync-free loop's cut), on the stand-in.
+check_PROGRAMS += tests/fast_path
+tests_fast_path_SOURCES = tests/fast_path.c $(STANDIN_SCENARIO_INCS)
+tests_fast_path_LDADD = $(STANDIN_LINK_LIBS) -lpthread
+tests_fast_path_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/fast_path.sh
+EXTRA_DIST += tests/fast_path.sh
