@@ -9,8 +9,9 @@
 #   threads  thread B begins to hold work back on a stream while thread A,
 #            replaying, has its fast path open: A's launch on that stream
 #            must submit B's work first (B's set_pending closes A's rare
-#            word), so B's region falls back for it (other_thread), or the
-#            two launches run in the wrong order.
+#            word): B's region ends there, a hand-over, its graph launched
+#            before A's launch goes on; else the two launches run in the
+#            wrong order.
 # And a sync-free loop's cuts replay without falling back: the fast path
 # leaves each cut's last call to the engine, which ends the cut.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -18,7 +19,7 @@ prog="$top_builddir/tests/fast_path"
 [ -x "$prog" ] || { echo "no $prog: build it (make check)" >&2; exit 99; }
 for what in shapes threads; do
     "$prog" $what > "$WORK/$what.plain" 2>&1 || fail "$what exited $? without the shim"
-    with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info "$prog" $what \
+    with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 "$prog" $what \
         > "$WORK/$what.auto" 2> "$WORK/$what.log" || fail "$what exited $? under auto"
     cmp -s "$WORK/$what.plain" "$WORK/$what.auto" ||
         { fail "$what: auto differs from no shim"; diff "$WORK/$what.plain" "$WORK/$what.auto" | head >&2; }
@@ -26,7 +27,8 @@ for what in shapes threads; do
 done
 expect_in "$WORK/shapes.log" "replayed as a graph"
 expect_in "$WORK/threads.log" "graph built"
-expect_in "$WORK/threads.log" "fell back after 1 of 1 calls (other_thread: cudaLaunchKernel)"
+grep -qE "region [0-9]+ \(thread [0-9]+, 1 calls\): .*, [1-9][0-9]* ended by another thread's call \(hand-overs\)" \
+    "$WORK/threads.log" || fail "B's one-call region did not end at A's launch (no hand-over counted)"
 
 sync_free="$top_builddir/tests/scenarios/sync_free"
 if [ -x "$sync_free" ]; then
