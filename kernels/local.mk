@@ -124,12 +124,14 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
-	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh
+	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
+	tests/gpu/training.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
-	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh \
-	tools/gpu-suite tools/bench-overhead tools/bench-auto \
+	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
+	tests/gpu/training.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
-	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py
+	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
+	kernels/torch/ddp_train.py kernels/torch/cnn_train.py
