@@ -30,6 +30,10 @@ check_PROGRAMS += tests/test_stream_filter
 tests_test_stream_filter_SOURCES = tests/test_stream_filter.c tests/check.h
 tests_test_stream_filter_LDADD = libreprise_core.la
 TESTS += tests/test_stream_filter
+check_PROGRAMS += tests/test_cuts
+tests_test_cuts_SOURCES = tests/test_cuts.c tests/check.h
+tests_test_cuts_LDADD = libreprise_core.la
+TESTS += tests/test_cuts
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
