@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
+#include "cuts.h"
 #include "payoff.h"
 #include "signature.h"
 
@@ -84,6 +85,7 @@ struct region {
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
     struct payoff_trial trial; /* whether its graph is faster than passing it through */
+    struct pace pace;      /* how fast its host makes its calls: a slow one's region is launched in segments */
     struct region_stats stats;
     UT_hash_handle hh;
 };

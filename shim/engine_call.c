@@ -91,17 +91,17 @@ static void observe_sig(struct tracker *t, const struct call_sig *sig)
     t->observed_stored = t->observed_count;
 }
 
-/* How many calls a sync-free loop's cut holds (UINT_MAX: the sequence is no cut): where it ends, for both paths. */
+/* How many calls the sequence's cut holds (UINT_MAX: the sequence is no cut): where it ends, for both paths. */
 static inline unsigned cut_calls(const struct tracker *t)
 {
-    return t->period ? t->period : UINT_MAX;
+    return t->cuts.at;
 }
 
-/* In a sync-free loop, ends the sequence once it holds a whole cut. */
+/* Ends the sequence once it holds a whole cut (a loop's, a segment's); following nothing, feeds the period detector. */
 static void cut_if_period_done(struct tracker *t)
 {
-    if (t->observed_count >= cut_calls(t))
-        end_sequence(t, false, FALLBACK_MISMATCH, "sync-free loop");
+    if (__builtin_expect(t->observed_count >= cut_calls(t), 0) || t->mode == FOLLOW_NONE)
+        cut_check(t);
 }
 
 /*

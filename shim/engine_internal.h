@@ -77,8 +77,9 @@ struct tracker {
     const void *held_events[16];
     unsigned held_event_count;
     bool held_everything; /* too many to list: assume any call interacts */
-    struct period_detector *periods; /* fed once a sequence outgrows max_calls: a sync-free loop */
-    unsigned period;      /* nonzero: cut the calls into regions of this many, without waiting for a sync */
+    struct period_detector *periods; /* fed the calls of a long stretch that follow no region: a sync-free loop */
+    unsigned period;      /* nonzero: the calls repeat every this many, and are cut without waiting for a sync */
+    struct cuts cuts;     /* where the calls are cut into graph launches (engine_sequence.c) */
     struct region_table table;
     struct capture_session capture; /* FOLLOW_RECAPTURE: the capture in progress */
     bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
@@ -232,8 +233,11 @@ void end_sequence_before(struct tracker *t, const struct call *c);
 /* Ends t's sequence where another thread's call took over its stream (from any thread, under t's lock); counted. */
 void end_sequence_handed_over(struct tracker *t, enum fallback_reason reason, const char *name);
 
-/* A sequence longer than any region: feed the period detector, and cut at the period once found. */
+/* Feeds the period detector a call of a long stretch that follows no region; cuts at the period once it settled. */
 void look_for_period(struct tracker *t, const struct call_sig *sig);
+
+/* The cut check's slow path: ends a sequence that holds a whole cut, or feeds the period detector. */
+void cut_check(struct tracker *t);
 
 /* engine_graph.c: the fast path's graphs, built and launched. */
 

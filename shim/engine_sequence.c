@@ -1,16 +1,16 @@
-/* A sequence's start and end: which region it follows, and at its end launch, build or learn; sync-free loops cut at their period. */
+/* A sequence's start and end: which region it follows, and at its end launch, build or learn; where calls are cut. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "engine_internal.h"
 #include "exclusions.h"
 #include "log.h"
 #include "shim.h"
 #include "trace.h"
-
-/* A sync-free loop is cut into regions of whole periods, about this many calls each. */
-#define PERIODIC_REGION_CALLS 64
 
 /* The reason to give when a boundary of this kind cuts a replay short. */
 static enum fallback_reason boundary_reason(enum call_kind kind)
@@ -39,8 +39,214 @@ static void forget_sequence(struct tracker *t)
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
+    t->cuts.at = UINT_MAX;
     record_reset(&t->records);
     show_recording(t, false);
+}
+
+/* The bounds of the cuts, from the options in force. */
+static struct cut_bounds cut_bounds_now(void)
+{
+    return (struct cut_bounds){
+        .min_calls = engine_policy.min_calls,
+        .max_calls = engine_policy.max_calls,
+        .max_batch_calls = (unsigned)shim_options.num[OPT_MAX_BATCH_CALLS],
+        .max_segments = (unsigned)shim_options.num[OPT_MAX_SEGMENTS],
+    };
+}
+
+/* The monotonic clock in nanoseconds: read at an occurrence's start and end, never per call. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Builds the graph of region d, a cut twice as long as r, from r's
+ * occurrence just launched, twice: the calls' shapes are d's, and its
+ * first replay patches the arguments that differ.  build_graph does it,
+ * with its checks, on a list of those calls in place of the thread's
+ * record, which stays as it was.
+ */
+static void build_doubled(struct tracker *t, struct region *r, struct region *d)
+{
+    struct cuts *c = &t->cuts;
+    unsigned n = t->records.count;
+    if (n != r->length || d->length != 2 * n)
+        return;
+    if (c->doubled_calls_capacity < 2 * n) {
+        struct recorded *grown = realloc(c->doubled_calls, sizeof *grown * 2 * n);
+        if (grown == NULL)
+            return;
+        c->doubled_calls = grown;
+        c->doubled_calls_capacity = 2 * n;
+    }
+    struct recorded *calls = c->doubled_calls;
+    memcpy(calls, t->records.calls, sizeof *calls * n);
+    memcpy(calls + n, t->records.calls, sizeof *calls * n); /* the same argument bytes, in the same arena */
+    struct record_list record = t->records;
+    struct region *followed = t->region;
+    t->records.calls = calls;
+    t->records.count = t->records.capacity = 2 * n;
+    t->records.differ_graph = NULL;
+    t->records.differ = NULL;
+    t->records.differ_count = t->records.differ_capacity = 0;
+    t->region = d;
+    build_graph(t);
+    t->records = record;
+    t->region = followed;
+    if (d->graph == NULL)
+        return;
+    payoff_start(&d->trial, 0); /* no trial: its calls are twice those of a cut whose graph pays */
+    log_info("sync-free loop: cuts of %u calls from now on (region %u, built from region %u's calls twice)", d->length,
+             d->id, r->id);
+    trace_event("batch_grown", "\"region\":%u,\"calls\":%u", d->id, d->length);
+}
+
+/*
+ * Counts a sighting of the cut twice as long as r, whose calls the last two
+ * cuts were: the doubled region is learnt from replays, never passed
+ * through; once wanted, its graph is built from this occurrence twice.
+ */
+static void sight_doubled(struct tracker *t, struct region *r)
+{
+    struct cuts *c = &t->cuts;
+    unsigned n = 2 * r->length;
+    if (c->doubled_capacity < n) {
+        struct call_sig *grown = realloc(c->doubled, sizeof *grown * n);
+        if (grown == NULL)
+            return;
+        c->doubled = grown;
+        c->doubled_capacity = n;
+    }
+    memcpy(c->doubled, r->sigs, sizeof *r->sigs * r->length);
+    memcpy(c->doubled + r->length, r->sigs, sizeof *r->sigs * r->length);
+    struct region *d = regions_sighting(&t->table, c->doubled, n);
+    if (d == NULL || d->state != REGION_WANTED || d->graph != NULL)
+        return;
+    log_info("sync-free loop: region %u (%u calls) replays regularly; the next cuts are region %u, twice as long (%u "
+             "calls)",
+             r->id, r->length, d->id, n);
+    build_doubled(t, r, d);
+}
+
+/*
+ * Launches region r in segments from its next occurrence: its host is slow
+ * between calls, so holding it back whole would keep its first kernel
+ * waiting for its last call.  Its graph goes (nothing follows it whole);
+ * each segment is learnt and graphed as a region of its own.
+ */
+static void segment_region(struct tracker *t, struct region *r)
+{
+    struct cuts *c = &t->cuts;
+    struct cut_bounds bounds = cut_bounds_now();
+    unsigned each = segment_calls(r->length, &bounds);
+    if (each == 0)
+        return;
+    segments_add(&c->segments, sig_hash(&r->sigs[0]), each, r->length);
+    log_info("region %u: its host is slow between calls (%.1f us apart, a graph launch %.1f us at the least): "
+             "from its next occurrence it is launched in segments of %u calls, each its own graph, so that the GPU "
+             "runs one while the host makes the next",
+             r->id, c->gap_us, c->launch_us, each);
+    trace_event("segmented", "\"region\":%u,\"calls\":%u,\"segment_calls\":%u,\"gap_us\":%.2f,\"launch_us\":%.2f",
+                r->id, r->length, each, c->gap_us, c->launch_us);
+    memset(&r->pace, 0, sizeof r->pace);
+    payoff_start(&r->trial, 0); /* a trial sample still to come is dropped: nothing replays it whole */
+    destroy_graph_of(r);
+    regions_evicted(&t->table, r);
+}
+
+/* Acts on the pace of the occurrence just launched as region r's graph: segment r, or end its stretch's segments. */
+static void act_on_pace(struct tracker *t, struct region *r, bool at_sync)
+{
+    struct cuts *c = &t->cuts;
+    if (c->timed == &r->pace && at_sync && c->verdict == PACE_SLOW) {
+        segment_region(t, r);
+    } else if (c->segmented && c->timed == &c->segmented->pace && c->verdict == PACE_FAST) {
+        log_info("region %u: its host is fast between calls again (%.1f us apart, a graph launch %.1f us at the "
+                 "least): the region of %u calls it is a segment of is launched whole again once it is learnt again",
+                 r->id, c->gap_us, c->launch_us, c->segmented->region_calls);
+        trace_event("segments_ended", "\"region\":%u,\"calls\":%u", r->id, c->segmented->region_calls);
+        segments_remove(&c->segments, c->segmented);
+        c->segmented = NULL;
+    }
+}
+
+/*
+ * After a sequence ended (at a boundary, or at a cut): its pace, the
+ * growth of a sync-free loop's cuts, and its stretch.  graphed: the region
+ * that ran as its graph; seen: the one it was a sighting of.
+ */
+static void after_sequence(struct tracker *t, bool at_sync, struct region *graphed, struct region *seen)
+{
+    struct cuts *c = &t->cuts;
+    if (c->segmented) {
+        struct region *segment = graphed ? graphed : seen;
+        segments_note(c->segmented, c->stretches.calls / c->segmented->each, segment ? segment->id : 0);
+    }
+    if (c->timed && graphed)
+        act_on_pace(t, graphed, at_sync);
+    c->timed = NULL;
+    if (t->period && !at_sync) {
+        struct region *cut = graphed ? graphed : seen;
+        bool replayed = graphed != NULL && !graphed->robust;
+        if (batch_cut_done(&c->batches, cut ? cut->id : 0, cut ? cut->length : 0, replayed) == BATCH_SEEN_DOUBLE)
+            sight_doubled(t, graphed);
+    }
+    if (!at_sync) {
+        c->stretches.calls += t->observed_count;
+        return;
+    }
+    if (t->period) {
+        /* A boundary ends the sync-free stretch: look for regions between syncs again. */
+        t->period = 0;
+        period_reset(t->periods);
+    }
+    unsigned calls = c->stretches.calls + t->observed_count;
+    struct cut_bounds bounds = cut_bounds_now();
+    if (stretch_ended(&c->stretches, calls, &bounds))
+        log_info("the calls between two syncs (%u) repeat: a stretch is looked at for a sync-free loop's period only "
+                 "beyond %u calls from now on, so that they are learnt as one region",
+                 calls, calls);
+    c->segmented = NULL;
+}
+
+/*
+ * A held-back or captured occurrence cut short by a boundary.  A sync-free
+ * loop that ended inside a cut submits what the cut held (the cut did
+ * nothing wrong: the loop ended); anything else falls back.
+ */
+static void cut_short(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name)
+{
+    if (!(at_sync && t->period)) {
+        fall_back(t, reason, name);
+        return;
+    }
+    log_debug("region %u: the sync-free loop ended after %u of its %u calls (%s): they are submitted one by one",
+              t->region->id, t->records.count, t->region->length, name);
+    release_held(t);
+}
+
+/* Launches a complete held-back occurrence as its graph, timed for its pace if asked; true if launched. */
+static bool launch_timed(struct tracker *t)
+{
+    struct cuts *c = &t->cuts;
+    struct region *r = t->region;
+    if (c->timed == NULL)
+        return launch_replay(t);
+    uint64_t ended = now_ns();
+    bool launched = launch_replay(t);
+    if (!launched) {
+        c->timed = NULL;
+        return false;
+    }
+    uint64_t span = ended - c->began_ns, launch = now_ns() - ended;
+    c->verdict = pace_sample(c->timed, span, r->length, launch);
+    c->gap_us = (double)span / 1e3 / r->length;
+    c->launch_us = (double)c->timed->launch_ns / 1e3; /* the shortest, which the pace holds the host against */
+    return true;
 }
 
 /*
@@ -58,16 +264,11 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     bool exactly_r = r != NULL && t->observed_stored == 0 && t->observed_count == r->length;
     if (!exactly_r)
         materialize_observed(t);
-    if (at_sync && t->period) {
-        /* A sync ends the sync-free stretch: look for regions between syncs again. */
-        t->period = 0;
-        period_reset(t->periods);
-    }
     struct region *graphed = NULL; /* r, once its occurrence ran as its graph */
     if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
         if (t->records.count < r->length)
-            fall_back(t, reason, name);
-        else if (t->mode == FOLLOW_REPLAY ? launch_replay(t) : finish_recapture(t))
+            cut_short(t, at_sync, reason, name);
+        else if (t->mode == FOLLOW_REPLAY ? launch_timed(t) : finish_recapture(t))
             graphed = r;
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
         build_graph(t);
@@ -94,6 +295,7 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     if (handed_over && (seen || graphed))
         regions_handed_over(seen ? seen : graphed);
     trial_end(&t->trial, graphed, seen);
+    after_sequence(t, at_sync, graphed, seen);
     forget_sequence(t);
     t->foreign_in_sequence = false;
 }
@@ -116,7 +318,7 @@ void end_sequence_before(struct tracker *t, const struct call *c)
     end_sequence(t, true, boundary_reason(c->kind), call_api_name(c->api));
 }
 
-/* A sequence longer than any region: feed the period detector, and cut at the period once found. */
+/* Feeds the period detector a call of a long stretch that follows no region; cuts at the period once it settled. */
 void look_for_period(struct tracker *t, const struct call_sig *sig)
 {
     if (t->periods == NULL) {
@@ -129,17 +331,101 @@ void look_for_period(struct tracker *t, const struct call_sig *sig)
         }
     }
     unsigned p = period_feed(t->periods, sig_hash(sig));
-    if (p == 0)
+    if (p == 0 || !batch_period_settled(p, t->periods->run))
         return;
-    unsigned group = (PERIODIC_REGION_CALLS + p - 1) / p;
-    t->period = p * group <= engine_policy.max_calls ? p * group : p;
+    struct cut_bounds bounds = cut_bounds_now();
+    struct batch_plan *plan = &t->cuts.batches;
+    batch_start(plan, p, &bounds);
+    t->period = p;
     /* Whatever this sequence held back or recorded belongs to no cut: submit it, forget it. */
     if (t->pending)
         fall_back(t, FALLBACK_MISMATCH, "sync-free loop");
-    log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls", p, t->period);
-    trace_event("period_found", "\"period\":%u,\"region_calls\":%u", p, t->period);
+    log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls, growing to at most %u "
+             "while the loop stays regular",
+             p, plan->base, plan->bound);
+    trace_event("period_found", "\"period\":%u,\"region_calls\":%u,\"max_calls\":%u", p, plan->base, plan->bound);
     /* The calls so far are not a region; the next one starts the first cut. */
+    t->cuts.stretches.cut = true;
+    t->cuts.stretches.calls += t->observed_count;
     forget_sequence(t);
+}
+
+/* The cut check's slow path: ends a sequence that holds a whole cut; following nothing, feeds the period detector. */
+void cut_check(struct tracker *t)
+{
+    struct cuts *c = &t->cuts;
+    if (t->observed_count >= c->at) {
+        if (t->period || c->segmented) {
+            end_sequence(t, false, FALLBACK_MISMATCH, t->period ? "sync-free loop" : "segment");
+            return;
+        }
+        c->at = UINT_MAX; /* the loop changed its pattern (its period was dropped): on to the boundary */
+    }
+    /* Only a stretch's calls in a row, each once: the overflowing ones are fed by follow_signature. */
+    if (t->mode != FOLLOW_NONE || t->period || c->segmented || t->overflow || t->observed_count == 0 ||
+        t->observed_stored != t->observed_count ||
+        !stretch_feeds(&c->stretches, c->stretches.calls + t->observed_count))
+        return;
+    look_for_period(t, &t->observed[t->observed_count - 1]);
+}
+
+/* The region of table with this id, or NULL (it was forgotten). */
+static struct region *region_with_id(struct region_table *table, unsigned id)
+{
+    struct region *r, *tmp;
+    HASH_ITER(hh, table->by_hash, r, tmp)
+        if (r->id == id)
+            return r;
+    return NULL;
+}
+
+/*
+ * Where the sequence that starts with sig is cut (t->cuts.at), and the
+ * region it may follow: r, or NULL where r is not one of the sequence's
+ * possible cuts (a sync-free loop's cut is whole periods within its bound;
+ * a segment is no longer than the stretch's segments).
+ */
+static struct region *plan_cut(struct tracker *t, const struct call_sig *sig, struct region *r)
+{
+    struct cuts *c = &t->cuts;
+    c->timed = NULL;
+    if (c->stretches.calls == 0) /* a stretch begins: is it a region launched in segments? */
+        c->segmented = c->segments.count ? segments_find(&c->segments, sig_hash(sig)) : NULL;
+    if (t->period) {
+        if (r && !batch_fits(&c->batches, r->length))
+            r = NULL;
+        c->at = r ? r->length : c->batches.base;
+    } else if (c->segmented) {
+        /* The region this segment was last, else a candidate no longer than a segment. */
+        unsigned id = segments_region_at(c->segmented, c->stretches.calls / c->segmented->each);
+        if (id)
+            r = region_with_id(&t->table, id);
+        if (r && (r->length > c->segmented->each || (r->state != REGION_GRAPHED && r->state != REGION_WANTED) ||
+                  !sig_equal(&r->sigs[0], sig)))
+            r = NULL;
+        c->at = c->segmented->each;
+    } else {
+        c->at = UINT_MAX;
+    }
+    return r;
+}
+
+/* On the fast path: an occurrence replayed whose pace decides a cut is timed from here. */
+static void time_if_paced(struct tracker *t, struct region *r)
+{
+    struct cuts *c = &t->cuts;
+    if (t->mode != FOLLOW_REPLAY || r->graph == NULL)
+        return;
+    struct cut_bounds bounds = cut_bounds_now();
+    if (t->period)
+        c->timed = batch_may_grow(&c->batches, r->length) ? &c->batches.pace : NULL;
+    else if (c->segmented)
+        c->timed = &c->segmented->pace;
+    else if (segment_calls(r->length, &bounds) > 0 &&
+             (pace_verdict(&r->pace) != PACE_FAST || r->stats.replays % CUTS_FAST_PACE_EVERY == 0))
+        c->timed = &r->pace;
+    if (c->timed)
+        c->began_ns = now_ns();
 }
 
 /* Why region r wants the robust path now (into why), or NULL for the fast path. */
@@ -173,7 +459,7 @@ void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t 
     t->trial.region = 0; /* a sequence cut short without end_sequence (look_for_period) is not timed */
     if (atomic_load_explicit(&threads_seen, memory_order_relaxed) > 1)
         note_handovers_at_start(t, sig, stream);
-    struct region *r = regions_candidate(&t->table, sig, 1);
+    struct region *r = plan_cut(t, sig, regions_candidate(&t->table, sig, 1));
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
     if (r == NULL)
@@ -183,7 +469,8 @@ void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t 
         /* The free test first: robust_path_reason may scan the loaded objects. */
         const char *reason = capture_stream_eligible(stream) ? robust_path_reason(r, why, sizeof why) : NULL;
         if (reason == NULL) {
-            trial_passes_through(t, r);
+            if (!trial_passes_through(t, r))
+                time_if_paced(t, r);
             show_recording(t, t->mode == FOLLOW_RECORD); /* a hand-over must end it where it ends */
             return; /* the fast path; build_graph or launch_replay say why if it cannot be taken */
         }
