@@ -110,3 +110,19 @@ tests_fast_path_LDADD = $(STANDIN_LINK_LIBS) -lpthread
 tests_fast_path_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/fast_path.sh
 EXTRA_DIST += tests/fast_path.sh
+
+## Where calls are cut into graph launches (issue 14, items 4 and 5): a sync-free loop's cuts grow, a slow
+## host's long region is launched in segments (tests/scenarios/slow_host, stand-in only; sync_free change).
+check_PROGRAMS += tests/scenarios/slow_host
+tests_scenarios_slow_host_SOURCES = tests/scenarios/slow_host.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_slow_host_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_slow_host_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/cuts.sh
+EXTRA_DIST += tests/cuts.sh
+## Its GPU build (`make gpu-programs`, with the other scenarios'): no expected output is recorded yet.
+CLEANFILES += tests/scenarios/slow_host.gpu
+if HAVE_NVCC
+gpu-programs: tests/scenarios/slow_host.gpu
+tests/scenarios/slow_host.gpu: $(srcdir)/tests/scenarios/slow_host.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/slow_host.c $(STANDIN_GPU_KERNELS) -lpthread
+endif

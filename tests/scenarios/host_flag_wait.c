@@ -18,14 +18,6 @@
 #define ITERS 200
 #define TIMEOUT_S 30
 
-/* *p = v (one thread) */
-static void k_poke_on(int *p, int v, cudaStream_t s)
-{
-    void *a[] = {&p, &v};
-    dim3 g = {1, 1, 1}, b = {32, 1, 1};
-    CK(cudaLaunchKernel((const void *)k_poke, g, b, a, 0, s));
-}
-
 /* Seconds on the monotonic clock. */
 static double now_s(void)
 {
@@ -52,10 +44,7 @@ int main(void)
     scenario_begin("host_flag_wait");
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    int *flag = NULL, *flag_dev = NULL;
-    CK(cudaHostAlloc((void **)&flag, sizeof *flag, cudaHostAllocMapped));
-    CK(cudaHostGetDevicePointer((void **)&flag_dev, flag, 0));
-    *(volatile int *)flag = -1;
+    int *flag_dev = NULL, *flag = mapped_flag(&flag_dev);
     float *x = dev_floats(N), *y = dev_floats(N);
     k_fill_on(x, 1.0f, N, s);
     k_fill_on(y, 0.0f, N, s);

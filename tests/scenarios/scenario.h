@@ -120,6 +120,24 @@ static inline void k_empty_on(cudaStream_t s)
     CK(cudaLaunchKernel((const void *)k_empty, g, b, NULL, 0, s));
 }
 
+/* *p = v (one thread) */
+static inline void k_poke_on(int *p, int v, cudaStream_t s)
+{
+    void *a[] = {&p, &v};
+    dim3 g = {1, 1, 1}, b = {32, 1, 1};
+    CK(cudaLaunchKernel((const void *)k_poke, g, b, a, 0, s));
+}
+
+/* An int of mapped pinned memory holding -1, which kernels write through *dev and the host reads with no call. */
+static inline int *mapped_flag(int **dev)
+{
+    int *flag = NULL;
+    CK(cudaHostAlloc((void **)&flag, sizeof *flag, cudaHostAllocMapped));
+    CK(cudaHostGetDevicePointer((void **)dev, flag, 0));
+    *(volatile int *)flag = -1;
+    return flag;
+}
+
 /* Prints the hash of n floats of device memory (and, built with
  * -DSCENARIO_SHOW_VALUES, the first and last value, to check by eye that
  * a scenario computes finite numbers). */

@@ -1,0 +1,150 @@
+#!/bin/sh
+# Where calls are cut into graph launches (issue 14, items 4 and 5), on the
+# stand-in.  Every run prints what the program prints without the shim.
+#
+# Batches: tests/scenarios/sync_free (20000 launches, one sync) is looked
+# at for its period from its 256th call, not its 8193rd, and its cuts
+# double from 64 calls to REPRISE_MAX_BATCH_CALLS (1024), each size learnt
+# from the cuts half its size and built from one of them twice: the log and the
+# trace's batch_grown events give the sizes, and over 90% of the launches
+# are not submitted one by one.  With REPRISE_MAX_BATCH_CALLS=64 the cuts
+# do not grow (the checks above fail).  `sync_free change`: a pattern
+# change drops the period, and the new loop's cuts start again at whole
+# periods of about 64 calls and grow in turn.
+#
+# Segments: tests/scenarios/slow_host (50 iterations of 32 launches with
+# 300 us of host work after each, and a sync) is held back whole until its
+# replays show the host slow (more time between two calls than the
+# shortest graph launch, four replays in a row);
+# then it is launched in segments of 8 calls.  Its third launch writes a
+# flag into mapped memory that the host reads before its last launch: with
+# segments the stand-in's device has run it in most iterations, held back
+# whole never (REPRISE_MAX_SEGMENTS=1, the negative control).  A launch-bound
+# loop (no host work) and a dear launch (STANDIN_GRAPH_LAUNCH_US beyond the
+# host's time between calls) are not cut.
+. "${top_srcdir:-.}/tests/lib.sh"
+SCEN="$top_builddir/tests/scenarios"
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
+
+# Runs program $3 (then its arguments up to --) under auto as run $1 with the REPRISE_* and STANDIN_* settings
+# after --; $WORK/$1.out, .log (info, with the exit summary), .trace.  The output must be $WORK/$2.out's.
+# With FAST set, no summary and no trace: the front doors' fast path (shim/engine_fast.h) is taken only then.
+under_auto() {
+    tag=$1 reference=$2 prog=$3
+    shift 3
+    args=
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        args="$args $1"
+        shift
+    done
+    [ $# -gt 0 ] && shift
+    counted="REPRISE_STATS=1 REPRISE_TRACE=$WORK/$tag.trace"
+    [ -n "${FAST:-}" ] && counted=
+    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_LOG=info $counted \
+        "$@" "$prog" $args > "$WORK/$tag.out" 2> "$WORK/$tag.log" ||
+        fail "$tag: exited $?"
+    cmp -s "$WORK/$reference.out" "$WORK/$tag.out" ||
+        { fail "$tag: the output differs from the run without the shim"; diff "$WORK/$reference.out" "$WORK/$tag.out" | head >&2; }
+}
+
+# The launches of log $1's exit summary not submitted one by one, all regions together.
+saved() {
+    sed -n 's/.* \([0-9]*\) calls not submitted one by one.*/\1/p' "$1" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# The sizes the trace $1's batch_grown events give, in order, separated by spaces.
+grown() {
+    sed -n 's/.*"ev":"batch_grown".*"calls":\([0-9]*\).*/\1/p' "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# ---- batches
+"$SCEN/sync_free" > "$WORK/sync_free.out" || fail "sync_free without the shim exited $?"
+under_auto free sync_free "$SCEN/sync_free" -- REPRISE_TRIAL=0
+expect_in "$WORK/free.log" "sync-free loop: the calls repeat every 2; cutting them into regions of 64 calls, growing to at most 1024"
+for size in 128 256 512 1024; do
+    expect_in "$WORK/free.log" "sync-free loop: cuts of $size calls from now on"
+done
+[ "$(grown "$WORK/free.trace")" = "128 256 512 1024" ] ||
+    fail "the trace's batch_grown sizes are '$(grown "$WORK/free.trace")', not 128 256 512 1024"
+echo "sync_free: $(saved "$WORK/free.log") of 20002 launches not submitted one by one; cuts grew to $(grown "$WORK/free.trace")"
+[ "$(saved "$WORK/free.log")" -ge 18000 ] ||
+    fail "sync_free: only $(saved "$WORK/free.log") launches of 20002 replayed (the period looked for late, or the cuts did not grow)"
+expect_not_in "$WORK/free.log" "fell back"
+# The same through the fast path.
+FAST=1 under_auto free_fast sync_free "$SCEN/sync_free" -- REPRISE_TRIAL=0
+expect_in "$WORK/free_fast.log" "sync-free loop: cuts of 1024 calls from now on"
+expect_not_in "$WORK/free_fast.log" "fell back"
+# A bound of 64: no growth, and the checks above fail.
+under_auto flat sync_free "$SCEN/sync_free" -- REPRISE_TRIAL=0 REPRISE_MAX_BATCH_CALLS=64
+[ -z "$(grown "$WORK/flat.trace")" ] || fail "REPRISE_MAX_BATCH_CALLS=64: the cuts grew to $(grown "$WORK/flat.trace")"
+expect_not_in "$WORK/flat.log" "cuts of 128 calls"
+# A bound in between.
+under_auto mid sync_free "$SCEN/sync_free" -- REPRISE_TRIAL=0 REPRISE_MAX_BATCH_CALLS=300
+[ "$(grown "$WORK/mid.trace")" = "128 256" ] || fail "REPRISE_MAX_BATCH_CALLS=300: grew to '$(grown "$WORK/mid.trace")'"
+# The default trial (graphs timed against passing through): the same output.
+under_auto trial sync_free "$SCEN/sync_free" --
+
+"$SCEN/sync_free" change > "$WORK/change_plain.out" || fail "sync_free change without the shim exited $?"
+under_auto change change_plain "$SCEN/sync_free" change -- REPRISE_TRIAL=0
+expect_in "$WORK/change.log" "sync-free loop: the calls repeat every 2; cutting them into regions of 64 calls"
+expect_in "$WORK/change.log" "sync-free loop: the calls repeat every 3; cutting them into regions of 66 calls"
+sizes=$(grown "$WORK/change.trace")
+echo "sync_free change: cuts grew to $sizes"
+[ "$sizes" = "128 256 512 132 264 528" ] ||
+    fail "sync_free change: the cuts did not grow to 512, then start again from 66 and grow (batch_grown: $sizes)"
+FAST=1 under_auto change_fast change_plain "$SCEN/sync_free" change -- REPRISE_TRIAL=0
+expect_in "$WORK/change_fast.log" "sync-free loop: cuts of 528 calls from now on"
+# The same results whatever else the policy says: evictions while the cuts grow, one sighting or three,
+# unpatched instances, the robust path, other scheduler seeds (sync_free through the fast path).
+for variant in REPRISE_MAX_GRAPHS=1 REPRISE_MIN_REPEATS=1 REPRISE_MIN_REPEATS=3 REPRISE_GRAPH_INSTANCES=1 \
+    REPRISE_REPLAY=robust REPRISE_MAX_REGION_CALLS=100 STANDIN_SEED=2 STANDIN_SEED=5; do
+    under_auto "change.$variant" change_plain "$SCEN/sync_free" change -- REPRISE_TRIAL=0 "$variant"
+    FAST=1 under_auto "free.$variant" sync_free "$SCEN/sync_free" -- REPRISE_TRIAL=0 "$variant"
+done
+
+# ---- segments
+SLOW="$SCEN/slow_host"
+# The flags of the last 20 iterations that were there before the last launch ('y'), from log $1.
+early() {
+    sed -n 's/^slow_host: flag before the last launch: //p' "$1" | cut -c31-50 | tr -cd y | wc -c
+}
+
+"$SLOW" 300 50 > "$WORK/slow.out" 2> /dev/null || fail "slow_host without the shim exited $?"
+under_auto seg slow "$SLOW" 300 50 -- REPRISE_TRIAL=0
+expect_in "$WORK/seg.log" ": its host is slow between calls"
+expect_in "$WORK/seg.log" "it is launched in segments of 8 calls"
+expect_count "$WORK/seg.trace" '"ev":"segmented"' 1
+grep '"ev":"segmented"' "$WORK/seg.trace" | grep -q '"calls":32,"segment_calls":8' ||
+    fail "the trace's segmented event does not say 32 calls in segments of 8"
+n=$(early "$WORK/seg.log")
+echo "slow_host, in segments: the flag was there before the last launch in $n of the last 20 iterations"
+[ "$n" -ge 14 ] || fail "slow_host in segments: the first segment's kernel had run before the last launch in only $n of 20 iterations"
+# The segments replay, the whole region no more.
+sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* passed through, \([0-9]*\) replays.*/\1/p' "$WORK/seg.log" > "$WORK/seg.replays"
+[ "$(awk '$1 >= 20' "$WORK/seg.replays" | wc -l)" -eq 4 ] ||
+    fail "slow_host: not all 4 segments of 8 calls replayed 20 times: $(tr '\n' ' ' < "$WORK/seg.replays")"
+# The same through the fast path.
+FAST=1 under_auto seg_fast slow "$SLOW" 300 50 -- REPRISE_TRIAL=0
+expect_in "$WORK/seg_fast.log" "it is launched in segments of 8 calls"
+n=$(early "$WORK/seg_fast.log")
+[ "$n" -ge 14 ] || fail "slow_host in segments, fast path: the flag was there before the last launch in only $n of 20"
+# Negative control: held back whole, the flag is never there before the last launch once the region replays.
+under_auto whole slow "$SLOW" 300 50 -- REPRISE_TRIAL=0 REPRISE_MAX_SEGMENTS=1
+expect_not_in "$WORK/whole.log" "segments of"
+n=$(early "$WORK/whole.log")
+echo "slow_host, held back whole (REPRISE_MAX_SEGMENTS=1): the flag was there before the last launch in $n of 20" \
+    "($(grep -c 'fell back' "$WORK/whole.log") fallbacks, after which it passes through for a while)"
+[ "$n" -le 6 ] || fail "slow_host held back whole: the flag was there before the last launch in $n of 20 iterations"
+# A launch-bound loop keeps one launch per region.
+"$SLOW" 0 100 > "$WORK/fastref.out" 2> /dev/null || fail "slow_host 0 without the shim exited $?"
+under_auto fast fastref "$SLOW" 0 100 -- REPRISE_TRIAL=0
+expect_not_in "$WORK/fast.log" "segments of"
+grep -q 'region [0-9]* (thread 1, 32 calls): [0-9]* passed through, 9[0-9] replays' "$WORK/fast.log" ||
+    fail "slow_host 0: its region of 32 calls did not replay whole 90 times or more: $(grep '32 calls)' "$WORK/fast.log")"
+# A launch dearer than the host's time between calls: not cut either.
+under_auto dear slow "$SLOW" 300 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=3000
+expect_not_in "$WORK/dear.log" "segments of"
+# The default policy (the trial decides whether each graph pays): the same output.
+under_auto seg_trial slow "$SLOW" 300 50 --
+finish

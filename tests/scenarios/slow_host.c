@@ -1,0 +1,79 @@
+/*
+ * slow_host: a host that computes between launches (issue 14, item 5).
+ * Each of ITERS iterations launches CALLS kernels on a non-blocking
+ * stream with HOST_US microseconds of host work (a spin on the clock)
+ * after each, then synchronises.  The third launch writes the iteration
+ * number into mapped pinned memory; just before its last launch the host
+ * reads it, without a CUDA call: eagerly the GPU has long run that kernel,
+ * while a region held back whole until its sync has not launched it yet.
+ * stdout (the same with and without the shim): checksums of the buffers
+ * and of the flags read after each sync; stderr: one character an
+ * iteration, 'y' if the flag was there before the last launch, else '.'.
+ *
+ *     slow_host [HOST_US [ITERS]]      (default 200 40)
+ *
+ * Stand-in only for now: no expected GPU output is recorded.
+ */
+#include <time.h>
+
+#include "scenario.h"
+
+#define N 1024
+#define CALLS 32
+
+/* Spins for us microseconds of host work, with no CUDA call. */
+static void host_work(long us)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    while ((now.tv_sec - start.tv_sec) * 1000000L + (now.tv_nsec - start.tv_nsec) / 1000 < us);
+}
+
+/* The j-th launch of an iteration: a poke of the flag third, else one of three kernels in turn. */
+static void launch(int j, int it, float *x, float *y, int *flag_dev, cudaStream_t s)
+{
+    if (j == 2)
+        k_poke_on(flag_dev, it, s);
+    else if (j % 3 == 0)
+        k_axpy_on(0.25f, x, y, N, s);
+    else if (j % 3 == 1)
+        k_scale_on(y, 0.5f, N, s);
+    else
+        k_add_step_on(x, 0.0009765625f, it & 7, N, s);
+}
+
+/* ITERS iterations of CALLS launches with host work between them, and a sync. */
+int main(int argc, char **argv)
+{
+    long host_us = argc > 1 ? atol(argv[1]) : 200;
+    int iters = argc > 2 ? atoi(argv[2]) : 40;
+    scenario_begin("slow_host");
+    float *x = dev_floats(N), *y = dev_floats(N);
+    int *flag_dev = NULL, *flag = mapped_flag(&flag_dev);
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    /* Set up in the first iteration's stretch: its first sync covers them. */
+    k_fill_on(x, 0.001953125f, N, s);
+    CK(cudaMemsetAsync(y, 0, N * sizeof *y, s));
+    unsigned long flag_sum = 0;
+    char *early = calloc((size_t)iters + 2, 1);
+    for (int it = 0; it < iters; it++) {
+        for (int j = 0; j < CALLS; j++) {
+            if (j == CALLS - 1)
+                early[it] = *(volatile int *)flag == it ? 'y' : '.';
+            launch(j, it, x, y, flag_dev, s);
+            host_work(host_us);
+        }
+        CK(cudaStreamSynchronize(s));
+        flag_sum += (unsigned long)*(volatile int *)flag;
+    }
+    fprintf(stderr, "slow_host: flag before the last launch: %s\n", early);
+    free(early);
+    printf("flags after each sync: sum %lu\n", flag_sum);
+    show("x", x, N);
+    show("y", y, N);
+    CK(cudaFreeHost(flag));
+    return scenario_end();
+}
