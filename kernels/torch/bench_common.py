@@ -54,6 +54,47 @@ def mlp(torch, width, layers):
     return torch.nn.Sequential(*stack).to(torch.device("cuda")).eval()
 
 
+def deterministic(torch):
+    """Seed 0, deterministic algorithms, no TF32: the same results in every run, with or without the shim."""
+    torch.manual_seed(0)
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def linear_stack(torch, width, layers, device):
+    """layers Linear(width, width), a ReLU between each two, on device (for training)."""
+    stack = []
+    for i in range(layers):
+        stack.append(torch.nn.Linear(width, width))
+        if i < layers - 1:
+            stack.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*stack).to(device)
+
+
+def timed_steps(torch, steps, step, digest):
+    """Runs step(i) for i in range(steps), each returning its loss, read with .item(); returns the step times
+    (us) and adds every loss to digest."""
+    import time
+    times = []
+    torch.cuda.synchronize()
+    for i in range(steps):
+        t0 = time.perf_counter()
+        v = step(i).item()
+        times.append((time.perf_counter() - t0) * 1e6)
+        digest.update(repr(v).encode())
+    return times
+
+
+def timed_training(torch, steps, step, model):
+    """Runs the training steps (timed_steps), then digests the model's final weights: (step times, SHA-256)."""
+    import hashlib
+    digest = hashlib.sha256()
+    times = timed_steps(torch, steps, step, digest)
+    for p in model.parameters():
+        digest.update(p.detach().cpu().numpy().tobytes())
+    return times, digest
+
+
 def report(mode, iters, warm, times, digest):
     """Prints the median iteration time after warm-up and the checksum, as tools/bench-suite reads them."""
     times = sorted(times[warm:])

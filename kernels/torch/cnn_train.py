@@ -11,12 +11,10 @@ hand-written graph version (prints "median_us na").  Prints "median_us X"
 and "checksum HEX" of every step's loss and the final weights; exits 77
 without torch or a CUDA device.
 """
-import hashlib
 import os
 import sys
-import time
 
-from bench_common import report, start
+from bench_common import deterministic, report, start, timed_training
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 BATCH, SIDE, CLASSES, WARM = 16, 16, 10, 20
@@ -27,11 +25,9 @@ def main():
     if not isinstance(started, tuple):
         return started
     mode, iters, torch = started
-    torch.manual_seed(0)
-    torch.use_deterministic_algorithms(True)
+    deterministic(torch)
     torch.backends.cudnn.deterministic = True
     torch.backends.cudnn.benchmark = False
-    torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
     nn = torch.nn
@@ -40,21 +36,14 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
     data = torch.randn(8, BATCH, 3, SIDE, SIDE, device=dev)
     labels = torch.randint(0, CLASSES, (8, BATCH), device=dev)
-    losses = hashlib.sha256()
-    times = []
-    torch.cuda.synchronize()
-    for it in range(WARM + iters):
-        t0 = time.perf_counter()
-        x, y = data[it % 8], labels[it % 8]
+
+    def step(it):
         opt.zero_grad(set_to_none=False)
-        loss = nn.functional.cross_entropy(model(x), y)
+        loss = nn.functional.cross_entropy(model(data[it % 8]), labels[it % 8])
         loss.backward()
         opt.step()
-        v = loss.item()
-        times.append((time.perf_counter() - t0) * 1e6)
-        losses.update(repr(v).encode())
-    for p in model.parameters():
-        losses.update(p.detach().cpu().numpy().tobytes())
+        return loss
+    times, losses = timed_training(torch, WARM + iters, step, model)
     report(mode, iters, WARM, times, losses)
     return 0
 

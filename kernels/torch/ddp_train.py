@@ -16,10 +16,10 @@ Each rank writes OUTDIR/rank<R>.out (default: the current directory):
 steps) and "checksum HEX" (SHA-256 of every step's loss and the final
 weights).  Exits 77 without torch, a CUDA device or torch.distributed.
 """
-import hashlib
 import os
 import sys
-import time
+
+from bench_common import deterministic, linear_stack, timed_training
 
 WIDTH, LAYERS, BATCH, WARM = 256, 4, 32, 20
 
@@ -44,38 +44,25 @@ def main():
     torch.cuda.set_device(dev)
     dist.init_process_group(backend, rank=rank, world_size=world)
     try:
-        torch.manual_seed(0)
-        torch.use_deterministic_algorithms(True)
-        torch.backends.cuda.matmul.allow_tf32 = False
-        layers = []
-        for i in range(LAYERS):
-            layers.append(torch.nn.Linear(WIDTH, WIDTH))
-            if i < LAYERS - 1:
-                layers.append(torch.nn.ReLU())
-        model = torch.nn.Sequential(*layers).to(dev)
+        deterministic(torch)
+        model = linear_stack(torch, WIDTH, LAYERS, dev)
         ddp = torch.nn.parallel.DistributedDataParallel(model, device_ids=[dev.index])
         opt = torch.optim.SGD(ddp.parameters(), lr=1e-2)
         data_gen = torch.Generator(device=dev).manual_seed(1 + rank)
         data = torch.randn(8, BATCH, WIDTH, device=dev, generator=data_gen)
         target = torch.randn(8, BATCH, WIDTH, device=dev, generator=data_gen)
         skew = os.environ.get("DDP_SKEW") == "1" and rank == 1
-        digest = hashlib.sha256()
-        times = []
-        torch.cuda.synchronize()
-        for step in range(WARM + iters):
-            t0 = time.perf_counter()
-            x, y = data[step % 8], target[step % 8]
-            if skew and step % 3 == 0:
+
+        def step(it):
+            x = data[it % 8]
+            if skew and it % 3 == 0:
                 x = x * 1.0  # an extra kernel on this rank only
             opt.zero_grad(set_to_none=False)
-            loss = torch.nn.functional.mse_loss(ddp(x), y)
+            loss = torch.nn.functional.mse_loss(ddp(x), target[it % 8])
             loss.backward()
             opt.step()
-            v = loss.item()
-            times.append((time.perf_counter() - t0) * 1e6)
-            digest.update(repr(v).encode())
-        for p in model.parameters():
-            digest.update(p.detach().cpu().numpy().tobytes())
+            return loss
+        times, digest = timed_training(torch, WARM + iters, step, model)
     finally:
         dist.destroy_process_group()
     times = sorted(times[WARM:])

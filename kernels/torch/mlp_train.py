@@ -7,12 +7,10 @@ each step ends with `loss.item()`.  graph: no hand-written graph version
 (prints "median_us na").  Prints "median_us X" and "checksum HEX" of every
 step's loss and the final weights; exits 77 without torch or a CUDA device.
 """
-import hashlib
 import os
 import sys
-import time
 
-from bench_common import report, start
+from bench_common import deterministic, linear_stack, report, start, timed_training
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, BATCH, WARM = 256, 4, 32, 20
@@ -23,34 +21,20 @@ def main():
     if not isinstance(started, tuple):
         return started
     mode, iters, torch = started
-    torch.manual_seed(0)
-    torch.use_deterministic_algorithms(True)
-    torch.backends.cuda.matmul.allow_tf32 = False
+    deterministic(torch)
     dev = torch.device("cuda")
-    layers = []
-    for i in range(LAYERS):
-        layers.append(torch.nn.Linear(WIDTH, WIDTH))
-        if i < LAYERS - 1:
-            layers.append(torch.nn.ReLU())
-    model = torch.nn.Sequential(*layers).to(dev)
+    model = linear_stack(torch, WIDTH, LAYERS, dev)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
     data = torch.randn(8, BATCH, WIDTH, device=dev)
     target = torch.randn(8, BATCH, WIDTH, device=dev)
-    losses = hashlib.sha256()
-    times = []
-    torch.cuda.synchronize()
-    for it in range(WARM + iters):
-        t0 = time.perf_counter()
-        x, y = data[it % 8], target[it % 8]
+
+    def step(it):
         opt.zero_grad(set_to_none=False)
-        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss = torch.nn.functional.mse_loss(model(data[it % 8]), target[it % 8])
         loss.backward()
         opt.step()
-        v = loss.item()
-        times.append((time.perf_counter() - t0) * 1e6)
-        losses.update(repr(v).encode())
-    for p in model.parameters():
-        losses.update(p.detach().cpu().numpy().tobytes())
+        return loss
+    times, losses = timed_training(torch, WARM + iters, step, model)
     report(mode, iters, WARM, times, losses)
     return 0
 

@@ -11,13 +11,11 @@ API.  graph: no hand-written graph version ("median_us na").  Prints
 "median_us X" and "checksum HEX" of every step's loss and the final
 weights; exits 77 without torch, a CUDA device or NCCL.
 """
-import hashlib
 import os
 import socket
 import sys
-import time
 
-from bench_common import report, start
+from bench_common import deterministic, linear_stack, report, start, timed_training
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 WIDTH, LAYERS, BATCH, WARM = 128, 3, 16, 20
@@ -48,37 +46,23 @@ def main():
     version = ".".join(map(str, version)) if isinstance(version, tuple) else str(version)
     print(f"nccl_single: torch {torch.__version__}, NCCL {version}", file=sys.stderr)
     try:
-        torch.manual_seed(0)
-        torch.use_deterministic_algorithms(True)
-        torch.backends.cuda.matmul.allow_tf32 = False
-        layers = []
-        for i in range(LAYERS):
-            layers.append(torch.nn.Linear(WIDTH, WIDTH))
-            if i < LAYERS - 1:
-                layers.append(torch.nn.ReLU())
-        model = torch.nn.Sequential(*layers).to(dev)
+        deterministic(torch)
+        model = linear_stack(torch, WIDTH, LAYERS, dev)
         opt = torch.optim.SGD(model.parameters(), lr=1e-2)
         data = torch.randn(8, BATCH, WIDTH, device=dev)
         target = torch.randn(8, BATCH, WIDTH, device=dev)
         world = dist.get_world_size()
-        losses = hashlib.sha256()
-        times = []
-        torch.cuda.synchronize()
-        for it in range(WARM + iters):
-            t0 = time.perf_counter()
-            x, y = data[it % 8], target[it % 8]
+
+        def step(it):
             opt.zero_grad(set_to_none=False)
-            loss = torch.nn.functional.mse_loss(model(x), y)
+            loss = torch.nn.functional.mse_loss(model(data[it % 8]), target[it % 8])
             loss.backward()
             for p in model.parameters():
                 dist.all_reduce(p.grad, op=dist.ReduceOp.SUM)
                 p.grad.div_(world)
             opt.step()
-            v = loss.item()
-            times.append((time.perf_counter() - t0) * 1e6)
-            losses.update(repr(v).encode())
-        for p in model.parameters():
-            losses.update(p.detach().cpu().numpy().tobytes())
+            return loss
+        times, losses = timed_training(torch, WARM + iters, step, model)
     finally:
         dist.destroy_process_group()
     report(mode, iters, WARM, times, losses)
