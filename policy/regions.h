@@ -57,7 +57,7 @@ struct region_policy {
 
 /* Counts kept per region for the log, the trace and the exit summary. */
 struct region_stats {
-    unsigned long long sightings;     /* times seen complete, passed through */
+    unsigned long long sightings;     /* times seen complete: passed through, replayed or re-captured */
     unsigned long long replays;       /* times replayed as a graph */
     unsigned long long recaptures;    /* of those, re-captured on the robust path */
     unsigned long long calls_saved;   /* calls not submitted individually */

@@ -63,7 +63,7 @@ void engine_summary(bool to_log)
                 log_append_count(reasons, sizeof reasons, &used, fallback_reason_name(k), s->fallbacks[k]);
             if (to_log)
                 log_always(LOG_INFO,
-                       "region %u (thread %u, %u calls): %llu passed through, %llu replays (%llu re-captured), "
+                       "region %u (thread %u, %u calls): %llu occurrences, %llu replays (%llu re-captured), "
                        "%llu calls not submitted one by one, %llu nodes patched, %llu replays unpatched, "
                        "%llu graph instances, %llu ended by another thread's call (hand-overs), fallbacks: %s",
                        r->id, t->thread_number, r->length, s->sightings, s->replays, s->recaptures, s->calls_saved,

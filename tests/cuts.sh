@@ -121,7 +121,7 @@ n=$(early "$WORK/seg.log")
 echo "slow_host, in segments: the flag was there before the last launch in $n of the last 20 iterations"
 [ "$n" -ge 14 ] || fail "slow_host in segments: the first segment's kernel had run before the last launch in only $n of 20 iterations"
 # The segments replay, the whole region no more.
-sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* passed through, \([0-9]*\) replays.*/\1/p' "$WORK/seg.log" > "$WORK/seg.replays"
+sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/seg.log" > "$WORK/seg.replays"
 [ "$(awk '$1 >= 20' "$WORK/seg.replays" | wc -l)" -eq 4 ] ||
     fail "slow_host: not all 4 segments of 8 calls replayed 20 times: $(tr '\n' ' ' < "$WORK/seg.replays")"
 # The same through the fast path.
@@ -140,7 +140,7 @@ echo "slow_host, held back whole (REPRISE_MAX_SEGMENTS=1): the flag was there be
 "$SLOW" 0 100 > "$WORK/fastref.out" 2> /dev/null || fail "slow_host 0 without the shim exited $?"
 under_auto fast fastref "$SLOW" 0 100 -- REPRISE_TRIAL=0
 expect_not_in "$WORK/fast.log" "segments of"
-grep -q 'region [0-9]* (thread 1, 32 calls): [0-9]* passed through, 9[0-9] replays' "$WORK/fast.log" ||
+grep -q 'region [0-9]* (thread 1, 32 calls): [0-9]* occurrences, 9[0-9] replays' "$WORK/fast.log" ||
     fail "slow_host 0: its region of 32 calls did not replay whole 90 times or more: $(grep '32 calls)' "$WORK/fast.log")"
 # A launch dearer than the host's time between calls: not cut either.
 under_auto dear slow "$SLOW" 300 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=3000

@@ -47,7 +47,7 @@ echo "seeds 1..$seeds: the same without the shim and under auto ($((seeds > 5 ? 
 
 # The regions, from the exit summary: "replays hand-overs fallbacks" of every region seen 30 times or more.
 under_shim 1 summary REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/summary.trace"
-sed -n 's/.*region [0-9]* (thread [0-9]*, [0-9]* calls): \([0-9]*\) passed through, \([0-9]*\) replays .*, \([0-9]*\) ended by another thread.s call (hand-overs), fallbacks: \(.*\)$/\1 \2 \3 \4/p' \
+sed -n 's/.*region [0-9]* (thread [0-9]*, [0-9]* calls): \([0-9]*\) occurrences, \([0-9]*\) replays .*, \([0-9]*\) ended by another thread.s call (hand-overs), fallbacks: \(.*\)$/\1 \2 \3 \4/p' \
     "$WORK/summary.log" | awk '$1 >= 30' > "$WORK/regions"
 sed 's/^/  sightings, replays, hand-overs, fallbacks: /' "$WORK/regions"
 regions=$(wc -l < "$WORK/regions")

@@ -47,7 +47,7 @@ for prog in "$DIR"/*.gpu; do
     fi
     # The decisions, as the log tells them.
     grep -E 'info: (region|sync-free)' "$WORK/$name.auto.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
-        grep -vE 'passed through, 0 replays' | head -8
+        grep -vE 'occurrences, 0 replays' | head -8
     grep -E 'info: (region [0-9]+: (replayed|fell)|a capture)' "$WORK/$name.robust.log" |
         sed 's/^reprise\[[0-9:]*\] info: /    robust: /' | head -3
 done

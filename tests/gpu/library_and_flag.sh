@@ -109,7 +109,7 @@ decisions() {
 graphs_of() {
     sed -n 's/.*"ev":"graph_built".*"region":\([0-9]*\),\(.*\),"path":"\([a-z]*\)".*/    region \1: graph built on the \3 path (\2)/p' "$1" |
         sed 's/"\([a-z]*\)":/\1 /g;s/,/, /g'
-    sed -n 's/.*"ev":"region_summary".*"region":\([0-9]*\),"thread":\([0-9]*\),"calls":\([0-9]*\),"state":"\([a-z]*\)","sightings":\([0-9]*\),"replays":\([0-9]*\),"recaptures":\([0-9]*\).*/    region \1 (thread \2, \3 calls): \4 at exit, \5 passed through, \6 replays (\7 re-captured)/p' "$1"
+    sed -n 's/.*"ev":"region_summary".*"region":\([0-9]*\),"thread":\([0-9]*\),"calls":\([0-9]*\),"state":"\([a-z]*\)","sightings":\([0-9]*\),"replays":\([0-9]*\),"recaptures":\([0-9]*\).*/    region \1 (thread \2, \3 calls): \4 at exit, \5 occurrences, \6 replays (\7 re-captured)/p' "$1"
 }
 
 for name in $programs; do

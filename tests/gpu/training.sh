@@ -25,7 +25,7 @@ for name in mlp_train cnn_train; do
         "$(sed -n 's/^median_us //p' "$WORK/$name.auto") us under auto"
     grep -E 'region [0-9]+ \(thread' "$WORK/$name.log" | sed 's/^reprise\[[0-9:]*\] info: /  /' | cut -c1-230
     # Threads whose regions replayed, and regions that ended at a hand-over.
-    threads=$(sed -n 's/.*region [0-9]* (thread \([0-9]*\), [0-9]* calls): [0-9]* passed through, \([1-9][0-9]*\) replays.*/\1/p' \
+    threads=$(sed -n 's/.*region [0-9]* (thread \([0-9]*\), [0-9]* calls): [0-9]* occurrences, \([1-9][0-9]*\) replays.*/\1/p' \
         "$WORK/$name.log" | sort -u | wc -l)
     handovers=$(grep -cE ", [1-9][0-9]* ended by another thread's call \(hand-overs\)" "$WORK/$name.log")
     [ "$threads" -ge 2 ] || fail "$name: regions of $threads thread(s) replayed, expected the program's and autograd's"

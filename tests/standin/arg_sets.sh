@@ -29,7 +29,7 @@ under_auto() {
 
 # "replays patched unpatched instances" of the region of $2 calls in log $1 (its exit summary).
 counts() {
-    sed -n "s/.*region [0-9]* (thread 1, $2 calls): [0-9]* passed through, \([0-9]*\) replays .* \([0-9]*\) nodes patched, \([0-9]*\) replays unpatched, \([0-9]*\) graph instances.*/\1 \2 \3 \4/p" "$1"
+    sed -n "s/.*region [0-9]* (thread 1, $2 calls): [0-9]* occurrences, \([0-9]*\) replays .* \([0-9]*\) nodes patched, \([0-9]*\) replays unpatched, \([0-9]*\) graph instances.*/\1 \2 \3 \4/p" "$1"
 }
 
 # Passes if the region of $2 calls in log $1 replayed at least 30 times, made at least $3 instances, and
