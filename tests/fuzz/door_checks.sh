@@ -2,6 +2,26 @@
 # the shim saw the driver calls of every seed that made some, and replayed them.  Reads $WORK/door.*
 # (one line per seed: seed, driver calls, driver-only, foreign calls seen, replays, replays of 8+ calls)
 # and $seeds; reports with fail (tests/lib.sh).
+
+# A worker's line for $WORK/door.*: seed $1; the program's driver_door and driver_only counts from its stdout
+# $2 ("stress kinds: ..."); from the auto run's trace $3, the driver calls the shim's wrappers saw (the exit
+# event's foreign_calls), the replays, and the replays of regions of 8 or more calls.
+door_stats() {
+    door=$(sed -n 's/^stress kinds: .* driver_door \([0-9]*\) driver_only \([0-9]*\).*/\1 \2/p' "$2")
+    awk -v seed="$1" -v door="${door:-0 0}" '
+        /"ev":"exit"/ && match($0, /"foreign_calls":\{[^}]*\}/) {
+            n = split(substr($0, RSTART, RLENGTH), parts, ":")
+            for (i = 3; i <= n; i++) foreign += parts[i] + 0
+        }
+        /"ev":"region_summary"/ {
+            r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
+            replays += r
+            if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8) long += r
+        }
+        END { printf "%s %s %d %d %d\n", seed, door, foreign, replays, long }' "$3" 2> /dev/null ||
+        echo "$1 ${door:-0 0} 0 0 0"
+}
+
 check_driver_door() {
     cat "$WORK"/door.* > "$WORK/door"
     awk '

@@ -54,6 +54,7 @@
 
 # ---- worker: sh threads_differential.sh --worker DIR SEED... (run through xargs)
 if [ "$1" = "--worker" ]; then
+    . "$top_srcdir/tests/fuzz/door_checks.sh"
     dir=$2
     shift 2
     prog="$top_builddir/tests/fuzz/random_threads"
@@ -123,21 +124,8 @@ if [ "$1" = "--worker" ]; then
             echo
         } | { read -r r1 o1 l1 h1 r2 o2 l2 h2; echo "$seed $r1 $o1 $r2 $o2 $l1 $l2 ${kinds:--} $h1 $h2"; } \
             >> "$dir/stats.$$"
-        # The driver door: driver calls the shim's wrappers saw (the exit event's foreign_calls), replays, those
-        # of regions of 8 or more calls (first auto run); and the program's driver_door and driver_only counts.
-        door=$(sed -n 's/^stress kinds: .* driver_door \([0-9]*\) driver_only \([0-9]*\).*/\1 \2/p' "$o.off")
-        awk -v seed="$seed" -v door="${door:-0 0}" '
-            /"ev":"exit"/ && match($0, /"foreign_calls":\{[^}]*\}/) {
-                n = split(substr($0, RSTART, RLENGTH), parts, ":")
-                for (i = 3; i <= n; i++) foreign += parts[i] + 0
-            }
-            /"ev":"region_summary"/ {
-                r = match($0, /"replays":[0-9]+/) ? substr($0, RSTART + 10, RLENGTH - 10) : 0
-                replays += r
-                if (match($0, /"calls":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 >= 8) long += r
-            }
-            END { printf "%s %s %d %d %d\n", seed, door, foreign, replays, long }' "$o.trace" 2> /dev/null \
-            >> "$dir/door.$$" || echo "$seed ${door:-0 0} 0 0 0" >> "$dir/door.$$"
+        # The driver door: the program's driver calls, what the shim saw of them (tests/fuzz/door_checks.sh).
+        door_stats "$seed" "$o.off" "$o.trace" >> "$dir/door.$$"
         rm -f "$o.off2" "$o.auto" "$o.auto2" "$o.robust" "$o.trace" "$o.trace2" "$o".*err
     done
     exit 0
