@@ -132,6 +132,34 @@ require_torch() {
     export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 }
 
+# GPU tests: the libraries program $1 does not find (ldd's "not found"), one name a line.
+missing_libs() {
+    ldd "$1" 2>&1 | sed -n 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p'
+}
+
+# GPU tests: sets LIBPATH to the folders holding the libraries program $1 does not find through its rpath
+# (cuBLAS and cuSPARSE of the build machine's $CUDA_HOME/lib64), looked for in the toolkit and in python3's
+# nvidia wheels (PyTorch's), for its runs alone, and says so; empty when it finds them all.
+library_path_for() {
+    LIBPATH=
+    missing=$(missing_libs "$1")
+    [ -n "$missing" ] || return 0
+    wheels=$(timeout 30 python3 -c 'import os, nvidia
+print(" ".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorted(os.listdir(p))))' 2> /dev/null)
+    for lib in $missing; do
+        for dir in ${CUDA_HOME:+$CUDA_HOME/lib64} /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+            $wheels /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib; do
+            [ -f "$dir/$lib" ] || continue
+            case ":$LIBPATH:" in
+            *":$dir:"*) ;;
+            *) LIBPATH="${LIBPATH:+$LIBPATH:}$dir" ;;
+            esac
+            break
+        done
+    done
+    echo "$(basename "$1") does not find $(echo "$missing" | paste -s -d ' ' -) by itself; its runs get LD_LIBRARY_PATH=$LIBPATH"
+}
+
 # At exit, whatever the way out: with GPU_SUITE_KEEP set (tools/gpu-suite), copies what the test wrote there.
 keep_work() {
     [ -n "${GPU_SUITE_KEEP:-}" ] || return 0

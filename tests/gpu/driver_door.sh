@@ -49,24 +49,7 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 
 # cg_blas.static needs libcublas.so.13, libcublasLt.so.13, libcusparse.so.12 (as in library_and_flag.sh):
 # where its rpath does not find them, the toolkit's or python3's nvidia wheels' folders, for its runs alone.
-LIBPATH=
-missing=$(ldd "$APPS/cg_blas.static" 2>&1 | sed -n 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p')
-if [ -n "$missing" ]; then
-    wheels=$(timeout 30 python3 -c 'import os, nvidia
-print(" ".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorted(os.listdir(p))))' 2> /dev/null)
-    for lib in $missing; do
-        for dir in ${CUDA_HOME:+$CUDA_HOME/lib64} /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-            $wheels /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib; do
-            [ -f "$dir/$lib" ] || continue
-            case ":$LIBPATH:" in
-            *":$dir:"*) ;;
-            *) LIBPATH="${LIBPATH:+$LIBPATH:}$dir" ;;
-            esac
-            break
-        done
-    done
-    echo "cg_blas.static does not find $(echo "$missing" | paste -s -d ' ' -) by itself; its runs get LD_LIBRARY_PATH=$LIBPATH"
-fi
+library_path_for "$APPS/cg_blas.static"
 
 # The stdout lines compared: all but the timings.
 compared() {

@@ -44,31 +44,11 @@ now_ms() {
     esac
 }
 
-# The libraries that program $1 cannot find, one a line.
-missing_libs() {
-    ldd "$1" 2>&1 | sed -n 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p'
-}
-
 # cg_blas needs libcublas.so.13, libcublasLt.so.13 and libcusparse.so.12, found through its rpath to
 # $CUDA_HOME/lib64 of the build machine.  Where they are not there, look for them in the toolkit and in
 # python3's nvidia wheels (PyTorch's cuBLAS and cuSPARSE), and give their folders to cg_blas's runs alone.
-LIBPATH=
-missing=$(missing_libs "$APPS/cg_blas.gpu")
+library_path_for "$APPS/cg_blas.gpu"
 if [ -n "$missing" ]; then
-    wheels=$(timeout 30 python3 -c 'import os, nvidia
-print(" ".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorted(os.listdir(p))))' 2> /dev/null)
-    for lib in $missing; do
-        for dir in ${CUDA_HOME:+$CUDA_HOME/lib64} /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-            $wheels /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib; do
-            [ -f "$dir/$lib" ] || continue
-            case ":$LIBPATH:" in
-            *":$dir:"*) ;;
-            *) LIBPATH="${LIBPATH:+$LIBPATH:}$dir" ;;
-            esac
-            break
-        done
-    done
-    echo "cg_blas.gpu does not find $(echo "$missing" | paste -s -d ' ' -) by itself; its runs get LD_LIBRARY_PATH=$LIBPATH"
     still=$(LD_LIBRARY_PATH="$LIBPATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" missing_libs "$APPS/cg_blas.gpu")
     if [ -n "$still" ]; then
         fail "cg_blas.gpu cannot find $(echo "$still" | paste -s -d ' ' -) (not in \$CUDA_HOME/lib64, /usr/local/cuda/lib64 or python3's nvidia wheels): set LD_LIBRARY_PATH"
