@@ -1,6 +1,7 @@
 /* Driver calls from outside the interposed runtime: counted in observe mode, boundaries in auto mode. */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "engine.h"
@@ -44,10 +45,34 @@ static enum call_kind kind_of(enum driver_id id)
     return CALL_KIND_COUNT;
 }
 
+/* What the shim makes of one driver function, worked out from its name once, not at every call. */
+struct driver_class {
+    enum call_kind kind;         /* kind_of */
+    enum fallback_reason reason; /* boundary_reason_of */
+    bool waits;                  /* a wait that ends a span between syncs (not a query) */
+};
+static struct driver_class classes[DRIVER_COUNT];
+static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+/* Fills classes (once). */
+static void classify_all(void)
+{
+    for (int id = 0; id < DRIVER_COUNT; id++)
+        classes[id] = (struct driver_class){kind_of((enum driver_id)id), boundary_reason_of(driver_table[id].name),
+                                            strstr(driver_table[id].name, "Query") == NULL};
+}
+
+/* Driver function id's class. */
+static const struct driver_class *class_of(enum driver_id id)
+{
+    pthread_once(&classes_once, classify_all);
+    return &classes[id];
+}
+
 /* Counts a foreign call of driver function id that the engine takes as a node call. */
 void foreign_count(enum driver_id id, const void *stream)
 {
-    observe_driver_call(id, kind_of(id), (cudaStream_t)stream);
+    observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream);
 }
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
@@ -64,12 +89,12 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
         observe_communication_call(); /* for the exit summary: how much of the work was the collectives' */
     return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                               capturable, boundary_reason_of(driver_table[id].name));
+                               capturable, class_of(id)->reason);
 }
 
 /* Observe mode: a foreign call of wait function id that began at start returned; a host sync ends a span. */
 void foreign_wait_done(enum driver_id id, uint64_t start)
 {
-    if (strstr(driver_table[id].name, "Query") == NULL) /* a query waits for nothing */
+    if (class_of(id)->waits) /* a query waits for nothing */
         observe_sync_done(start);
 }
