@@ -136,6 +136,7 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                 }                                                                                         \
                 if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC && shim_auto) {                                \
                     CUresult result = real args;                                                          \
+                    engine_forwarded();                                                                   \
                     return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                  \
                 }                                                                                         \
                 if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC) { /* observe mode: the ceiling's timings */   \
@@ -144,6 +145,9 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                     foreign_wait_done(DRIVER_ID_##name, start);                                           \
                     return result;                                                                        \
                 }                                                                                         \
+                CUresult result = real args;                                                              \
+                engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */   \
+                return result;                                                                            \
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
@@ -182,13 +186,20 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
                 if (shim_counting)                                                                        \
                     foreign_count(DRIVER_ID_##name, (const void *)(stream));                               \
                 cudaError_t held;                                                                         \
-                return engine_driver_call(&call, &held) ? (CUresult)held : real args;                     \
+                if (engine_driver_call(&call, &held))                                                     \
+                    return (CUresult)held;                                                                \
+                CUresult result = real args;                                                              \
+                engine_forwarded();                                                                       \
+                return result;                                                                            \
             }                                                                                             \
             if (foreign_call(DRIVER_ID_##name, (const void *)(stream), caller)) {                         \
                 CUresult result = real args; /* into the shim's capture */                                \
                 engine_foreign_done();                                                                    \
                 return result;                                                                            \
             }                                                                                             \
+            CUresult result = real args;                                                                  \
+            engine_forwarded();                                                                           \
+            return result;                                                                                \
         } else if (__builtin_expect(shim_observing, 0)) {                                                \
             RUNTIME_WORK_SETTLES(stream);                                                                 \
         }                                                                                                 \

@@ -77,6 +77,19 @@ cudaError_t engine_last_error(bool take);
  */
 CUresult engine_driver_error_owed(void);
 
+/* Set while this thread's call in flight is marked for other threads' captures (engine_in_flight.c). */
+extern __thread bool in_flight_marked __attribute__((tls_model("initial-exec")));
+
+/* Clears this thread's mark of its call in flight. */
+void in_flight_clear(void);
+
+/* After a wrapper forwarded a call the engine saw: the call is no longer in flight (one TLS test, usually). */
+static inline void engine_forwarded(void)
+{
+    if (__builtin_expect(in_flight_marked, 0))
+        in_flight_clear();
+}
+
 /* Submits every thread's held-back work and destroys every graph (at exit). */
 void engine_shutdown(void);
 

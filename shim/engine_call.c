@@ -28,8 +28,8 @@ static bool add_unique(const void **set, unsigned *count, unsigned capacity, con
     return true;
 }
 
-/* Notes the stream and event a held-back call uses. */
-static void note_held(struct tracker *t, const struct call *c)
+/* Notes the stream and event a held-back (or captured) call uses, for other threads' calls to check against. */
+void note_held(struct tracker *t, const struct call *c)
 {
     /* Most held-back calls are on the stream of the call before them. */
     bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
@@ -248,10 +248,15 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
 static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result)
 {
     const char *why;
-    if (t->mode == FOLLOW_RECAPTURE &&
-        !capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
-        fall_back(t, FALLBACK_UNSUPPORTED, why);
-        return false;
+    if (t->mode == FOLLOW_RECAPTURE) {
+        if (!capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
+            fall_back(t, FALLBACK_UNSUPPORTED, why);
+            return false;
+        }
+        if (!capture_takes_call(t, c)) {
+            fall_back(t, FALLBACK_THREAD, "another thread's call on a stream or event it would take in is under way");
+            return false;
+        }
     }
     if (!record_append(&t->records, c, src_memory)) {
         if (t->slots_held > t->records.count)
@@ -446,8 +451,13 @@ bool engine_call(const struct call *c, cudaError_t *result)
     struct tracker *t = tracker_self();
     if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false;
-    if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO)
-        return answer_capture_query(c, result);
+    in_flight_mark(t, c); /* until the wrapper has forwarded it (engine_forwarded), or below if taken */
+    if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO) {
+        bool answered = answer_capture_query(c, result);
+        if (answered)
+            engine_forwarded();
+        return answered;
+    }
     in_engine = true;
     if (__builtin_expect(others_hold_work(t), 0))
         submit_other_threads(t, interacts, c, FALLBACK_THREAD, call_api_name(c->api));
@@ -494,5 +504,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     in_engine = false;
     if (!taken)
         owed_waits_settle(c->stream); /* forwarded next: after the graphs it follows (the boundary's own too) */
+    else
+        engine_forwarded(); /* held back, or forwarded into its own capture already */
     return taken;
 }

@@ -27,7 +27,8 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     tracker_lock(me);
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
-        taken = capture_join(&me->capture, stream) == cudaSuccess;
+        struct call on_stream = {.kind = CALL_LAUNCH, .stream = stream};
+        taken = capture_takes_call(me, &on_stream) && capture_join(&me->capture, stream) == cudaSuccess;
         if (taken) {
             /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
             atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);
@@ -58,6 +59,12 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     in_engine = true;
     owed_waits_settle(stream); /* it is forwarded (or captured) after the graphs its stream follows */
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
+    if (me) {
+        /* In flight until forwarded (engine_forwarded, engine_foreign_done): a capturable call on its stream,
+           any other device-wide, as other threads' held-back work takes it below. */
+        struct call in_flight = {.kind = capturable && stream ? CALL_LAUNCH : CALL_DEVICE_SYNC, .stream = stream};
+        in_flight_mark(me, &in_flight);
+    }
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
         tracker_lock(me);
         if (atomic_load_explicit(&me->moved_pending, memory_order_relaxed))
@@ -95,4 +102,5 @@ void engine_foreign_done(void)
 {
     if (self)
         atomic_store_explicit(&self->forwarding, false, memory_order_relaxed);
+    engine_forwarded();
 }

@@ -99,6 +99,13 @@ struct tracker {
        writes watched_*, the activity it saw at round watched_round. */
     atomic_uint activity;
     atomic_bool forwarding;         /* a foreign call taken into the capture is being forwarded */
+    /* The call this thread forwards now, while several threads make CUDA calls (engine_in_flight.c):
+       other threads' robust-path captures keep clear of what it touches until it returns. */
+    struct in_flight {
+        atomic_bool live;
+        _Atomic int kind;              /* an enum call_kind */
+        _Atomic uintptr_t stream, event;
+    } in_flight;
     unsigned watched_activity;
     unsigned long watched_round;
     /* The first error of this thread's held-back calls that another thread (or the watchdog)
@@ -216,6 +223,9 @@ void show_recording(struct tracker *t, bool shown);
 
 /* engine_call.c: each call, matched against the followed region. */
 
+/* Notes the stream and event a held-back (or captured) call uses, for other threads' calls to check against. */
+void note_held(struct tracker *t, const struct call *c);
+
 /* Writes out the signatures counted while they matched the followed region. */
 void materialize_observed(struct tracker *t);
 
@@ -294,11 +304,19 @@ bool finish_recapture(struct tracker *t);
 /* Starts a robust-path capture on the region's first stream; false (passing through) if the runtime refuses. */
 bool start_recapture(struct tracker *t, cudaStream_t stream);
 
-/* Once a second host thread makes CUDA calls: ends the robust path's captures, which begin no more. */
-void end_captures_for_second_thread(struct tracker *me);
+/* Whether t's capture may take call c in: no other thread's call in flight touches what c adds to it. */
+bool capture_takes_call(struct tracker *t, const struct call *c);
 
 /* Why the robust path cannot take a region that starts on stream (the legacy or per-thread default stream). */
 const char *robust_path_refusal(cudaStream_t stream);
+
+/* engine_in_flight.c: the call each thread forwards now, kept clear of by other threads' captures. */
+
+/* Marks c as this thread's call in flight, while several threads make CUDA calls; before anything else looks. */
+void in_flight_mark(struct tracker *t, const struct call *c);
+
+/* Whether a call of another thread in flight touches what t's capture holds or takes in (t counted pending). */
+bool in_flight_meets(const struct tracker *t);
 
 /* engine_threads.c: other threads' held-back work. */
 

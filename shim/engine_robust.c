@@ -3,6 +3,7 @@
 
 #include "engine_internal.h"
 #include "hooks.h"
+#include "libcuda.h"
 #include "log.h"
 #include "real.h"
 #include "shim.h"
@@ -72,14 +73,44 @@ bool finish_recapture(struct tracker *t)
     return true;
 }
 
+/*
+ * Counts t as holding work on stream before its capture begins there, so
+ * that every other thread's call from now on ends the capture first; true
+ * if no call of theirs in flight touches stream (engine_in_flight.c), else
+ * t holds nothing again.
+ */
+static bool claim_stream(struct tracker *t, cudaStream_t stream)
+{
+    set_pending(t, true);
+    /* Where the capture's work goes if another thread (or the watchdog) must end it. */
+    if (DEVICE_CALL(cuCtxGetCurrent, &t->context) != CUDA_SUCCESS)
+        t->context = NULL;
+    struct call first = {.kind = CALL_LAUNCH, .stream = stream};
+    note_held(t, &first);
+    if (!in_flight_meets(t))
+        return true;
+    set_pending(t, false);
+    return false;
+}
+
+/*
+ * Whether t's capture may take call c in: what c adds to it (a stream new
+ * to it, an event it records) is noted among t's held streams and events
+ * first, then no other thread's call in flight may touch it (see
+ * claim_stream).  Else c ends the capture (the caller falls back).
+ */
+bool capture_takes_call(struct tracker *t, const struct call *c)
+{
+    if (capture_holds(&t->capture, c->stream) && c->kind != CALL_EVENT_RECORD)
+        return true;
+    note_held(t, c);
+    return !in_flight_meets(t);
+}
+
 /* Starts a robust-path capture on the region's first stream; false (passing through) if the runtime refuses. */
 bool start_recapture(struct tracker *t, cudaStream_t stream)
 {
     struct region *r = t->region;
-    if (atomic_load(&threads_seen) > 1) {
-        regions_failed(&t->table, r, FALLBACK_THREAD); /* see end_captures_for_second_thread */
-        return false;
-    }
     if (watchdog_refuses(t, r))
         return false;
     if (real_function(HOOK_ID_cudaStreamBeginCapture) == NULL) {
@@ -89,8 +120,17 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
                     "robust path without a dynamic runtime");
         return false;
     }
+    if (!claim_stream(t, stream)) {
+        log_debug("region %u: its capture does not begin now: another thread's call on its stream is under way; "
+                  "this occurrence passes through",
+                  r->id);
+        trace_event("capture_deferred", "\"region\":%u,\"thread\":%u,\"why\":\"call_in_flight\"", r->id,
+                    t->thread_number);
+        return false;
+    }
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
+        set_pending(t, false);
         log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
         regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         return false;
@@ -122,31 +162,6 @@ bool engine_hides_capture(cudaStream_t stream)
     /* The legacy stream reports a blocking stream's capture as an error of its own: none of the shim's is the
        program's (the shim captures nothing while the program does). */
     return stream == cudaStreamLegacy || shim_captures_stream(stream);
-}
-
-/* Whether t is capturing on the robust path (the call does not matter). */
-static bool capturing(const struct tracker *t, const struct call *c)
-{
-    (void)c;
-    return t->mode == FOLLOW_RECAPTURE;
-}
-
-/*
- * The robust path keeps one host thread at most: another thread's call that
- * touches a captured stream or event (a sync, a query, the legacy stream
- * while a blocking stream captures) must find no capture, and between
- * ending a capture for it and forwarding it the owner could begin the next
- * one (the multi-threaded differential test caught programs getting
- * cudaErrorStreamCaptureUnsupported so).  So once a second thread makes a
- * CUDA call, no capture begins again (start_recapture), and the ones in
- * progress end here, before that call goes on.
- */
-void end_captures_for_second_thread(struct tracker *me)
-{
-    unsigned ended = submit_other_threads(me, capturing, NULL, FALLBACK_THREAD, "a second host thread");
-    if (shim_options.num[OPT_REPLAY] == REPLAY_ROBUST || ended || atomic_load(&shim_captures) > 0)
-        log_info("a second host thread makes CUDA calls: the robust path is off from now on (its captures cannot be "
-                 "kept out of other threads' way); regions that need it pass through");
 }
 
 /*

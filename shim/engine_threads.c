@@ -228,18 +228,19 @@ static void explain_per_thread_handover(const struct tracker *t, const struct re
  * t's context, before c goes on; an incomplete one falls back (why,
  * naming name), and if c takes over one of its streams its calls so far
  * are a sighting, so that regions learn where the hand-over falls.  A
- * launch's error is owed to t's thread.  Left falling back as before: a
- * robust-path capture (that path serves one host thread), a graph on t's
- * per-thread default stream (this thread cannot name it), and an
- * incomplete replay that c follows only device-wide.  Returns whether the
+ * launch's error is owed to t's thread.  A robust-path capture is the
+ * same: a complete one ends, updates its graph and launches it.  Left
+ * falling back: a graph on t's per-thread default stream (this thread
+ * cannot name it), and an incomplete occurrence that c follows only
+ * device-wide.  Returns whether the
  * sequence ended there (a hand-over), not only fell back.
  */
 static bool hand_over_held(struct tracker *t, const struct call *c, enum fallback_reason why, const char *name)
 {
     struct region *r = t->region;
     struct touch x;
-    bool complete = t->mode == FOLLOW_REPLAY && t->records.count >= r->length;
-    if (t->mode == FOLLOW_RECAPTURE || (!complete && (c == NULL || !hands_over(t, touch_of_call(c, &x))))) {
+    bool complete = t->records.count >= r->length; /* a replay, or a robust-path capture */
+    if (!complete && (c == NULL || !hands_over(t, touch_of_call(c, &x)))) {
         fall_back(t, why, name);
         return false;
     }
@@ -249,7 +250,7 @@ static bool hand_over_held(struct tracker *t, const struct call *c, enum fallbac
         fall_back(t, why, name);
     }
     unsigned id = r->id;
-    unsigned long long replays = r->stats.replays;
+    unsigned long long replays = r->stats.replays; /* robust-path replays (recaptures) included */
     CUcontext previous;
     bool switched = enter_context_of(t, &previous);
     cudaError_t owed_before = errors_owed(false);

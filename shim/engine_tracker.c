@@ -64,11 +64,9 @@ struct tracker *tracker_create(void)
     t->next = trackers;
     /* Walked without the lock by fast_close_others and note_handovers_at_start. */
     __atomic_store_n(&trackers, t, __ATOMIC_SEQ_CST);
-    int threads = atomic_fetch_add(&threads_seen, 1) + 1;
+    atomic_fetch_add(&threads_seen, 1); /* before this thread marks a call in flight: see engine_in_flight.c */
     pthread_mutex_unlock(&trackers_lock);
     self = t;
-    if (threads == 2)
-        end_captures_for_second_thread(t);
     return t;
 }
 

@@ -93,7 +93,9 @@
         cudaError_t result;                                                                                 \
         if (engine_call(&call, &result))                                                                    \
             return result;                                                                                  \
-        return real args;                                                                                   \
+        result = real args;                                                                                 \
+        engine_forwarded();                                                                                 \
+        return result;                                                                                      \
     }                                                                                                       \
     static __attribute__((noinline)) cudaError_t name##_other params                                        \
     {                                                                                                       \

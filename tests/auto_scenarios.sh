@@ -83,7 +83,7 @@ query_sync|fell back after
 symbol_update|replayed on the robust path
 sync_free|region 1: replayed on the robust path
 two_shapes|region 3: replayed on the robust path
-two_threads|a second host thread makes CUDA calls: the robust path is off from now on
+two_threads|region 2: replayed on the robust path
 malloc_in_loop|replayed on the robust path
 '
 while IFS='|' read -r name line; do
@@ -105,6 +105,11 @@ while IFS='|' read -r name line; do
 done <<EOF
 $robust_expectations
 EOF
+# Several host threads keep the robust path (issue 15): each of two_threads' threads replays its own region there.
+for thread in 2 3; do
+    grep -q "^reprise\[[0-9]*:$thread\] info: region 2: replayed on the robust path" "$WORK/two_threads.robust.1.log" ||
+        fail "two_threads (robust): thread $thread's region was not replayed on the robust path"
+done
 
 # The robust path's trial (REPRISE_TRIAL=2): occurrences alternate between passing through and the
 # robust path, and a region that does not gain passes through for a while.  Whichever way it decides, the

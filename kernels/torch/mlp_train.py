@@ -6,6 +6,8 @@ A 4-layer MLP of width 256, batch 32, MSE loss, torch.optim.Adam(fused=True);
 each step ends with `loss.item()`.  graph: no hand-written graph version
 (prints "median_us na").  Prints "median_us X" and "checksum HEX" of every
 step's loss and the final weights; exits 77 without torch or a CUDA device.
+TRAIN_STREAM=side runs the steps on a created stream (autograd's backward
+follows it), as the robust path, which captures no default stream, needs.
 """
 import os
 import sys
@@ -34,7 +36,13 @@ def main():
         loss.backward()
         opt.step()
         return loss
-    times, losses = timed_training(torch, WARM + iters, step, model)
+    if os.environ.get("TRAIN_STREAM") == "side":
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            times, losses = timed_training(torch, WARM + iters, step, model)
+    else:
+        times, losses = timed_training(torch, WARM + iters, step, model)
     report(mode, iters, WARM, times, losses)
     return 0
 
