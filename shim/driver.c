@@ -207,9 +207,9 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  */
 #define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller)                                                          \
     do {                                                                                                  \
-        if (extra == NULL && !in_engine && engine_door_fast && !calling_object_is_communication(caller)) { \
+        if (extra == NULL && !in_engine && door_self && !calling_object_is_communication(caller)) {       \
             struct tracker *taker =                                                                       \
-                engine_fast_taker(id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
+                engine_fast_taker(door_self, id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
                                   (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes,    \
                                   (cudaStream_t)hStream, s);                                              \
             if (taker)                                                                                    \

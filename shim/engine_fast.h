@@ -7,12 +7,23 @@
 /* Auto mode, and nothing counted per call (REPRISE_STATS, a trace): the front doors try the fast path first. */
 extern bool engine_door_fast;
 
+#pragma GCC visibility push(hidden)
+/* This thread's tracker if the door was fast when it was made, else NULL: the front door's first try, no test more. */
+extern __thread struct tracker *door_self __attribute__((tls_model("initial-exec")));
+#pragma GCC visibility pop
+
+/* The thread's tracker for a try the door's first did not make (a counted call), else NULL. */
+static inline struct tracker *engine_fast_untried(void)
+{
+    return door_self ? NULL : self;
+}
+
 /* Holds back the launch engine_fast_taker took (t's lock held): writes its parameters, unlocks; cudaSuccess. */
 cudaError_t engine_fast_hold(struct tracker *t, void *const *args);
 
 /*
- * Whether the fast path holds a launch back, without the engine, because
- * its thread replays a region and the launch is the region's next call:
+ * Whether the fast path holds a launch back for t (this thread's tracker,
+ * or NULL), without the engine, because its thread replays a region and the launch is the region's next call:
  * then the thread's tracker, its lock held, for engine_fast_hold; NULL for
  * the engine's way (engine_call), which also handles everything rare.  One
  * test says whether the thread replays and nothing rare goes on
@@ -30,10 +41,9 @@ cudaError_t engine_fast_hold(struct tracker *t, void *const *args);
  * untouched for the engine's way, and each half is a leaf.
  */
 static inline __attribute__((always_inline)) struct tracker *
-engine_fast_taker(enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args, size_t shared_mem,
-                  cudaStream_t stream, cudaStream_t named_stream)
+engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args,
+                  size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
 {
-    struct tracker *t = self;
     if (__builtin_expect(t == NULL, 0))
         return NULL;
     /* Held by another thread (it submits this one's work): the engine's way waits for it. */

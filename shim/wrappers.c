@@ -23,13 +23,15 @@
         if (launch_config_pop(gridDim, blockDim, sharedMem, stream))                                        \
             return cudaSuccess;                                                                             \
     } while (0)
-#define DOOR_TAKES_LAUNCH(id, s)                                                                            \
+/* The fast path for tracker t (NULL: none); the exported wrapper tries it first (DOOR_FIRST_LAUNCH). */
+#define DOOR_TAKES_LAUNCH_FOR(t, id, s)                                                                     \
     do {                                                                                                    \
-        struct tracker *taker = engine_fast_taker(id, (const void *)func, gridDim, blockDim, args, sharedMem, \
+        struct tracker *taker = engine_fast_taker(t, id, (const void *)func, gridDim, blockDim, args, sharedMem, \
                                                   stream, s);                                               \
         if (taker)                                                                                          \
             return engine_fast_hold(taker, args);                                                           \
     } while (0)
+#define DOOR_TAKES_LAUNCH(id, s) DOOR_TAKES_LAUNCH_FOR(engine_fast_untried(), id, s)
 #define DOOR_TAKES_LAUNCH_OTHER(id, s) (void)0
 #define DOOR_TAKES_HOST_FUNC(id, s) (void)0
 #define DOOR_TAKES_HOST_FUNC_OTHER(id, s) (void)0
@@ -59,6 +61,54 @@
 #define DOOR_TAKES_CAPTURE_INFO(id, s) (void)0
 #define DOOR_TAKES_GRAPH_LAUNCH(id, s) (void)0
 #define DOOR_TAKES_ERROR_CHECK(id, s) (void)0
+
+/*
+ * What the exported wrapper does first, before it tests the door: the
+ * common case of auto mode with nothing counted, whose state says by
+ * itself whether it applies (the first entry's push and pop: no flag in
+ * the thread's count; the held-back launch: door_self), so that nothing
+ * else is on its path.  Any other kind tests the door first.
+ */
+#define DOOR_FIRST_CONFIG_PUSH(id, s)                                                                       \
+    do {                                                                                                    \
+        if (launch_config_push_first(gridDim, blockDim, sharedMem, stream))                                 \
+            return cudaSuccess;                                                                             \
+    } while (0)
+#define DOOR_FIRST_CONFIG_POP(id, s)                                                                        \
+    do {                                                                                                    \
+        if (launch_config_pop_first(gridDim, blockDim, sharedMem, stream))                                  \
+            return cudaSuccess;                                                                             \
+    } while (0)
+#define DOOR_FIRST_LAUNCH(id, s) DOOR_TAKES_LAUNCH_FOR(door_self, id, s)
+#define DOOR_FIRST_LAUNCH_OTHER(id, s) (void)0
+#define DOOR_FIRST_HOST_FUNC(id, s) (void)0
+#define DOOR_FIRST_HOST_FUNC_OTHER(id, s) (void)0
+#define DOOR_FIRST_COPY(id, s) (void)0
+#define DOOR_FIRST_COPY_OTHER(id, s) (void)0
+#define DOOR_FIRST_COPY_SYNC(id, s) (void)0
+#define DOOR_FIRST_SET(id, s) (void)0
+#define DOOR_FIRST_SET_OTHER(id, s) (void)0
+#define DOOR_FIRST_SET_SYNC(id, s) (void)0
+#define DOOR_FIRST_EVENT_CREATE(id, s) (void)0
+#define DOOR_FIRST_EVENT_DESTROY(id, s) (void)0
+#define DOOR_FIRST_EVENT_RECORD(id, s) (void)0
+#define DOOR_FIRST_EVENT_RECORD_OTHER(id, s) (void)0
+#define DOOR_FIRST_EVENT_WAIT(id, s) (void)0
+#define DOOR_FIRST_EVENT_SYNC(id, s) (void)0
+#define DOOR_FIRST_EVENT_QUERY(id, s) (void)0
+#define DOOR_FIRST_QUERY(id, s) (void)0
+#define DOOR_FIRST_STREAM_CREATE(id, s) (void)0
+#define DOOR_FIRST_STREAM_DESTROY(id, s) (void)0
+#define DOOR_FIRST_STREAM_SYNC(id, s) (void)0
+#define DOOR_FIRST_DEVICE_SYNC(id, s) (void)0
+#define DOOR_FIRST_ALLOC(id, s) (void)0
+#define DOOR_FIRST_FREE(id, s) (void)0
+#define DOOR_FIRST_CAPTURE(id, s) (void)0
+#define DOOR_FIRST_CAPTURE_QUERY(id, s) (void)0
+#define DOOR_FIRST_CAPTURE_STATUS(id, s) (void)0
+#define DOOR_FIRST_CAPTURE_INFO(id, s) (void)0
+#define DOOR_FIRST_GRAPH_LAUNCH(id, s) (void)0
+#define DOOR_FIRST_ERROR_CHECK(id, s) (void)0
 
 /*
  * Observe mode times node calls and host syncs for the ceiling (observe.h):
@@ -115,6 +165,7 @@
     }                                                                                                       \
     cudaError_t name params                                                                                 \
     {                                                                                                       \
+        DOOR_FIRST_##kind(HOOK_ID_##name, stream);                                                          \
         if (__builtin_expect(!engine_door_fast, 0))                                                         \
             return name##_other args;                                                                       \
         DOOR_TAKES_##kind(HOOK_ID_##name, stream);                                                          \
