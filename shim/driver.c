@@ -207,13 +207,14 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  */
 #define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller)                                                          \
     do {                                                                                                  \
-        if (extra == NULL && !in_engine && door_self && !calling_object_is_communication(caller)) {       \
-            struct tracker *taker =                                                                       \
-                engine_fast_taker(door_self, id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
+        struct tracker *taker = door_self;                                                                \
+        if (extra == NULL && !in_engine && taker && !calling_object_is_communication(caller)) {           \
+            const struct recorded *slot =                                                                 \
+                engine_fast_taker(taker, id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},       \
                                   (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes,    \
                                   (cudaStream_t)hStream, s);                                              \
-            if (taker)                                                                                    \
-                return (CUresult)engine_fast_hold(taker, kernelParams);                                   \
+            if (slot)                                                                                     \
+                return (CUresult)engine_fast_hold(taker, slot, kernelParams);                             \
         }                                                                                                 \
     } while (0)
 #define DRIVER_FIELDS_LAUNCH_EX_FAST(id, s, caller) (void)0

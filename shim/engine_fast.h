@@ -18,8 +18,21 @@ static inline struct tracker *engine_fast_untried(void)
     return door_self ? NULL : self;
 }
 
-/* Holds back the launch engine_fast_taker took (t's lock held): writes its parameters, unlocks; cudaSuccess. */
-cudaError_t engine_fast_hold(struct tracker *t, void *const *args);
+/*
+ * How the fast path holds back the launch in slot (t's lock held): writes
+ * its parameters, unlocks; cudaSuccess.  One function per kernel parameter
+ * shape (kernel_shape_of), whose offsets and sizes are constants, and at 0
+ * the one for any other layout (engine_call.c).
+ */
+typedef cudaError_t (*engine_fast_holder)(struct tracker *t, const struct recorded *slot, void *const *args);
+extern const engine_fast_holder engine_fast_holders[KERNEL_SHAPES];
+
+/* Holds back the launch engine_fast_taker took, in slot (t's lock held), by its kernel's shape; cudaSuccess. */
+static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct tracker *t, const struct recorded *slot,
+                                                                         void *const *args)
+{
+    return engine_fast_holders[slot->layout->shape](t, slot, args);
+}
 
 /*
  * Whether the fast path holds a launch back for t (this thread's tracker,
@@ -40,7 +53,7 @@ cudaError_t engine_fast_hold(struct tracker *t, void *const *args);
  * see them).  Split in two so that the wrapper keeps its arguments
  * untouched for the engine's way, and each half is a leaf.
  */
-static inline __attribute__((always_inline)) struct tracker *
+static inline __attribute__((always_inline)) const struct recorded *
 engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args,
                   size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
 {
@@ -57,7 +70,7 @@ engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 gr
                                  (c->stream == stream || (stream == NULL && c->stream == named_stream)) &&
                                  (args != NULL || slot->layout->count == 0),
                              1))
-            return t;
+            return slot;
     }
     tracker_unlock(t);
     return NULL;

@@ -26,10 +26,11 @@
 /* The fast path for tracker t (NULL: none); the exported wrapper tries it first (DOOR_FIRST_LAUNCH). */
 #define DOOR_TAKES_LAUNCH_FOR(t, id, s)                                                                     \
     do {                                                                                                    \
-        struct tracker *taker = engine_fast_taker(t, id, (const void *)func, gridDim, blockDim, args, sharedMem, \
-                                                  stream, s);                                               \
-        if (taker)                                                                                          \
-            return engine_fast_hold(taker, args);                                                           \
+        struct tracker *taker = (t);                                                                        \
+        const struct recorded *slot = engine_fast_taker(taker, id, (const void *)func, gridDim, blockDim, args, \
+                                                        sharedMem, stream, s);                              \
+        if (slot)                                                                                           \
+            return engine_fast_hold(taker, slot, args);                                                     \
     } while (0)
 #define DOOR_TAKES_LAUNCH(id, s) DOOR_TAKES_LAUNCH_FOR(engine_fast_untried(), id, s)
 #define DOOR_TAKES_LAUNCH_OTHER(id, s) (void)0
