@@ -21,10 +21,11 @@
 #define LAUNCH_CONFIG_DEPTH 16
 
 /*
- * Set in a thread's pushed count until its first push or pop meets the
- * door fast (engine_door_fast; always, without it): the inline push and
- * pop then find no count they take, and the wrapper's slow side decides
- * (forward, count, or clear the flag), so that they test nothing else.
+ * Set in a thread's pushed count until one of its pushes or pops reaches
+ * the wrapper's slow side while the door is fast (engine_door_fast), and
+ * for good outside auto mode and when counted: the inline push and pop
+ * then find no count they take, and the slow side decides (forward, count,
+ * or clear the flag), so that they test nothing else.
  */
 #define LAUNCH_CONFIG_SLOW 0x80000000u
 
@@ -44,15 +45,14 @@ extern __thread struct launch_config_stack launch_configs __attribute__((tls_mod
 
 /*
  * A push with one pushed already (a launch inside a launch's arguments), or
- * the flag set: kept deeper, or given to the runtime.  Each of the two
- * clears the flag if the door is fast (engine_door_fast): without it, only
- * counted calls (the wrapper's slow side) come here.
+ * the flag set: kept deeper, or given to the runtime.  This and the pop
+ * below first clear the flag if the door is fast (engine_door_fast); while
+ * it is not, only auto mode's counted calls come here, and the flag stays.
  */
 cudaError_t launch_config_push_deeper(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream);
 
 /* A pop with other than one pushed, or the flag set: the deeper entry, or the runtime's (false: forward the pop). */
 bool launch_config_pop_deeper(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream);
-
 
 /* Copies a dim3 as 8 bytes and 4, as it travels in registers: GCC would otherwise gather it into vectors. */
 static inline __attribute__((always_inline)) void launch_config_copy_dim3(dim3 *to, const dim3 *from)

@@ -67,7 +67,8 @@
  * apply (no flag in the thread's count: launch_config.h), so that nothing
  * else is on their path.  The launch tests the door first all the same:
  * before the fast path, GCC saves registers and moves the arguments, which
- * off mode's launches would pay (21 instructions, for 1 less in auto).
+ * off mode's launches would pay (17 instructions more a launch, for 1 fewer
+ * in auto: docs/measurements.md, session 8).
  */
 #define DOOR_FIRST_CONFIG_PUSH(id, s)                                                                       \
     do {                                                                                                    \
