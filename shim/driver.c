@@ -93,6 +93,36 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
 }
 
 /*
+ * The caller of the exported front-door function whose door (name_door)
+ * runs next: stored just before the call, read first thing there.
+ */
+static __thread const void *driver_door_caller __attribute__((tls_model("initial-exec")));
+
+/* A caller found to be neither the runtime nor a communication library, while real_found_generation stays. */
+static __thread struct caller_seen driver_holdable __attribute__((tls_model("initial-exec")));
+
+/* Whether the caller is neither the runtime nor a communication library: checked once, then by driver_holdable. */
+static __attribute__((noinline)) bool driver_caller_check(const void *caller)
+{
+    /* Read first: if objects are found meanwhile, the next call checks again. */
+    unsigned generation = atomic_load_explicit(&real_found_generation, memory_order_relaxed);
+    if (caller_is_runtime(caller) || calling_object_is_communication(caller))
+        return false;
+    driver_holdable.outside = (uintptr_t)caller;
+    driver_holdable.generation = generation; /* a calling object's verdict never changes (calling_object.h) */
+    return true;
+}
+
+/* Whether a driver launch from caller may be held back by its caller (the fast path's test): two compares again. */
+static inline __attribute__((always_inline)) bool driver_caller_may_hold(const void *caller)
+{
+    if ((uintptr_t)caller == driver_holdable.outside &&
+        driver_holdable.generation == atomic_load_explicit(&real_found_generation, memory_order_relaxed))
+        return true;
+    return driver_caller_check(caller);
+}
+
+/*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
  * through; anything else is foreign work (shim/foreign.c).  A setting
@@ -103,8 +133,9 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
 /* What every wrapper does first: note its caller, initialise, find the real function (or say it is missing). */
-#define DRIVER_WRAPPER_START(name, params)                                                                \
-    const void *caller = __builtin_return_address(0);                                                     \
+#define DRIVER_WRAPPER_START(name, params) DRIVER_WRAPPER_START_FOR(name, params, __builtin_return_address(0))
+#define DRIVER_WRAPPER_START_FOR(name, params, caller_address)                                            \
+    const void *caller = (caller_address);                                                                \
     shim_enter();                                                                                         \
     typedef CUresult (*real_fn) params;                                                                   \
     real_fn real = (real_fn)libcuda_real(DRIVER_ID_##name);                                                \
@@ -166,9 +197,9 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  * the exit summary's ceiling (shim/observe.c).
  */
 #define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
-    CUresult CUDAAPI name params                                                                          \
+    static __attribute__((noinline)) CUresult name##_door params                                          \
     {                                                                                                     \
-        DRIVER_WRAPPER_START(name, params);                                                               \
+        DRIVER_WRAPPER_START_FOR(name, params, driver_door_caller);                                       \
         if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
             fields##_FAST(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller);             \
             struct call call;                                                                             \
@@ -204,6 +235,13 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
             RUNTIME_WORK_SETTLES(stream);                                                                 \
         }                                                                                                 \
         return real args;                                                                                 \
+    }                                                                                                     \
+    CUresult CUDAAPI name params                                                                          \
+    {                                                                                                     \
+        const void *caller = __builtin_return_address(0);                                                 \
+        fields##_FRONT(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller);                \
+        driver_door_caller = caller;                                                                      \
+        return name##_door args;                                                                          \
     }
 /* What each front-door function tells the engine, from its parameters; true if it can be a node. */
 #define DRIVER_FIELDS_LAUNCH(c)                                                                           \
@@ -212,21 +250,10 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
      (c).args = kernelParams, (c).extra = extra, (c).num_attrs = 0, true)
 /*
  * What auto mode does with a front-door call before describing it, by the
- * DRIVER_FIELDS_* macro it uses: a launch that its thread's replay holds
- * back in the common case returns at once (engine_fast.h), unless the shim
- * itself makes it (in_engine) or a communication library, or it is counted.
+ * DRIVER_FIELDS_* macro it uses (in the wrapper's door, after the caller
+ * was found not to be the runtime; none does anything yet).
  */
-#define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller)                                                          \
-    do {                                                                                                  \
-        if (extra == NULL && !in_engine && engine_door_fast && !calling_object_is_communication(caller)) { \
-            struct tracker *taker =                                                                       \
-                engine_fast_taker(id, (const void *)f, (dim3){gridDimX, gridDimY, gridDimZ},                \
-                                  (dim3){blockDimX, blockDimY, blockDimZ}, kernelParams, sharedMemBytes,    \
-                                  (cudaStream_t)hStream, s);                                              \
-            if (taker)                                                                                    \
-                return (CUresult)engine_fast_hold(taker, kernelParams);                                   \
-        }                                                                                                 \
-    } while (0)
+#define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_LAUNCH_EX_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_HOST_FUNC_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_COPY_UNIFIED_FAST(id, s, caller) (void)0
@@ -239,6 +266,37 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
 #define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) (void)0
+/*
+ * What the exported function does before the wrapper's door (name_door,
+ * which it calls with the caller in driver_door_caller): a launch that its
+ * thread's replay holds back in the common case returns at once
+ * (engine_fast.h), unless the runtime or the shim itself makes it
+ * (caller_is_runtime, in_engine) or a communication library, or it is
+ * counted (door_self is NULL then, as outside auto mode).
+ */
+#define DRIVER_FIELDS_LAUNCH_FRONT(id, s, caller)                                                         \
+    do {                                                                                                  \
+        struct tracker *taker = door_self;                                                                \
+        if (taker && extra == NULL && !in_engine && driver_caller_may_hold(caller)) {                     \
+            const unsigned dims[6] = {gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ};      \
+            const struct recorded *slot = engine_fast_taker_dims(taker, id, (const void *)f, dims, kernelParams, \
+                                                                 sharedMemBytes, (cudaStream_t)hStream, s); \
+            if (slot)                                                                                     \
+                return (CUresult)engine_fast_hold(taker, slot, kernelParams);                             \
+        }                                                                                                 \
+    } while (0)
+#define DRIVER_FIELDS_LAUNCH_EX_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_HOST_FUNC_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_UNIFIED_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_HTOD_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_DTOH_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_COPY_DTOD_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_8_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_16_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_SET_32_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_RECORD_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FRONT(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_WAIT_FRONT(id, s, caller) (void)0
 /* Launch attributes a kernel node keeps travel with the launch; any other makes it foreign work. */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
     (config != NULL && launch_attrs_kept(config->attrs, config->numAttrs) &&                              \
@@ -286,6 +344,7 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
 #undef DRIVER_NODE
 #undef DRIVER_HOOK
 #undef DRIVER_WRAPPER_START
+#undef DRIVER_WRAPPER_START_FOR
 
 /* The wrappers by id. */
 static void *const driver_wrappers[DRIVER_COUNT] = {

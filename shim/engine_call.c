@@ -295,11 +295,11 @@ static inline cudaError_t fast_held(struct tracker *t, unsigned pos, bool differ
     return cudaSuccess;
 }
 
-/* engine_fast_hold for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
-static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, void *const *args)
+/* fast_hold_listed for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
+static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, const struct recorded *slot,
+                                                           void *const *args)
 {
     unsigned pos = t->fast.pos;
-    const struct recorded *slot = &t->records.calls[pos];
     const struct kernel_params *layout = slot->layout;
     unsigned char *block = t->records.arena + slot->arena_offset;
     const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
@@ -333,16 +333,15 @@ static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, vo
     } while (0)
 
 /*
- * Holds back the launch engine_fast_taker took (t's lock held): copies its
- * parameters into the arena, each compared with the graph's instance
+ * Holds back a launch of a kernel without a shape (t's lock held): copies
+ * its parameters into the arena, each compared with the graph's instance
  * launched last, notes it if any differs; cudaSuccess.  Up to 8 pointers
  * and 4-byte scalars inline, unrolled from the last down; any other launch
  * goes to fast_hold_any, so that this stays a leaf.
  */
-cudaError_t engine_fast_hold(struct tracker *t, void *const *args)
+static cudaError_t fast_hold_listed(struct tracker *t, const struct recorded *slot, void *const *args)
 {
     unsigned pos = t->fast.pos;
-    const struct recorded *slot = &t->records.calls[pos];
     const struct kernel_params *layout = slot->layout;
     unsigned char *block = t->records.arena + slot->arena_offset;
     const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
@@ -361,8 +360,76 @@ cudaError_t engine_fast_hold(struct tracker *t, void *const *args)
     }
     return fast_held(t, pos, differ != 0);
 other:
-    return fast_hold_any(t, args);
+    return fast_hold_any(t, slot, args);
 }
+
+/*
+ * The same for a kernel of the given shape (kernel_params.h), a constant in
+ * each of its instances below: every offset and size is known, so that a
+ * parameter costs its copy and compare alone, a few instructions.
+ */
+static inline __attribute__((always_inline)) cudaError_t fast_hold_shaped(struct tracker *t, const struct recorded *slot,
+                                                                         void *const *args, unsigned shape)
+{
+    unsigned pos = t->fast.pos;
+    unsigned char *block = t->records.arena + slot->arena_offset;
+    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
+    uint64_t differ = 0;
+    uint32_t end = 0;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < kernel_shape_count(shape); i++) {
+        uint32_t at = kernel_shape_place(end, kernel_shape_wide(shape, i));
+        end = at + (kernel_shape_wide(shape, i) ? 8 : 4);
+        if (kernel_shape_wide(shape, i)) {
+            uint64_t now, was;
+            memcpy(&now, args[i], 8);
+            memcpy(&was, held + at, 8);
+            memcpy(block + at, &now, 8);
+            differ |= now ^ was;
+        } else {
+            uint32_t now, was;
+            memcpy(&now, args[i], 4);
+            memcpy(&was, held + at, 4);
+            memcpy(block + at, &now, 4);
+            differ |= now ^ was;
+        }
+    }
+    return fast_held(t, pos, differ != 0);
+}
+
+/* One holder per shape: fast_hold_shape_0xNN for shape 0xNN (0x00, no shape: the layout's own offsets and sizes). */
+#define FAST_SHAPE(h, l)                                                                                    \
+    static cudaError_t fast_hold_shape_0x##h##l(struct tracker *t, const struct recorded *slot, void *const *args) \
+    {                                                                                                       \
+        return 0x##h##l ? fast_hold_shaped(t, slot, args, 0x##h##l ? 0x##h##l : 1) : fast_hold_listed(t, slot, args); \
+    }
+#define FAST_SHAPE_ROW(h)                                                                                   \
+    FAST_SHAPE(h, 0) FAST_SHAPE(h, 1) FAST_SHAPE(h, 2) FAST_SHAPE(h, 3) FAST_SHAPE(h, 4) FAST_SHAPE(h, 5)   \
+    FAST_SHAPE(h, 6) FAST_SHAPE(h, 7) FAST_SHAPE(h, 8) FAST_SHAPE(h, 9) FAST_SHAPE(h, a) FAST_SHAPE(h, b)   \
+    FAST_SHAPE(h, c) FAST_SHAPE(h, d) FAST_SHAPE(h, e) FAST_SHAPE(h, f)
+FAST_SHAPE_ROW(0)
+FAST_SHAPE_ROW(1)
+FAST_SHAPE_ROW(2)
+FAST_SHAPE_ROW(3)
+FAST_SHAPE_ROW(4)
+FAST_SHAPE_ROW(5)
+FAST_SHAPE_ROW(6)
+FAST_SHAPE_ROW(7)
+#undef FAST_SHAPE
+#undef FAST_SHAPE_ROW
+
+_Static_assert(KERNEL_SHAPES == 0x80, "one row of holders per 16 shapes");
+#define FAST_SHAPE(h, l) [0x##h##l] = fast_hold_shape_0x##h##l,
+#define FAST_SHAPE_ROW(h)                                                                                   \
+    FAST_SHAPE(h, 0) FAST_SHAPE(h, 1) FAST_SHAPE(h, 2) FAST_SHAPE(h, 3) FAST_SHAPE(h, 4) FAST_SHAPE(h, 5)   \
+    FAST_SHAPE(h, 6) FAST_SHAPE(h, 7) FAST_SHAPE(h, 8) FAST_SHAPE(h, 9) FAST_SHAPE(h, a) FAST_SHAPE(h, b)   \
+    FAST_SHAPE(h, c) FAST_SHAPE(h, d) FAST_SHAPE(h, e) FAST_SHAPE(h, f)
+const engine_fast_holder engine_fast_holders[KERNEL_SHAPES] = {
+    FAST_SHAPE_ROW(0) FAST_SHAPE_ROW(1) FAST_SHAPE_ROW(2) FAST_SHAPE_ROW(3)
+    FAST_SHAPE_ROW(4) FAST_SHAPE_ROW(5) FAST_SHAPE_ROW(6) FAST_SHAPE_ROW(7)
+};
+#undef FAST_SHAPE
+#undef FAST_SHAPE_ROW
 
 /*
  * Takes the fast path's calls into t's counts and records (under t's

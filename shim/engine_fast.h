@@ -7,48 +7,108 @@
 /* Auto mode, and nothing counted per call (REPRISE_STATS, a trace): the front doors try the fast path first. */
 extern bool engine_door_fast;
 
-/* Holds back the launch engine_fast_taker took (t's lock held): writes its parameters, unlocks; cudaSuccess. */
-cudaError_t engine_fast_hold(struct tracker *t, void *const *args);
+#pragma GCC visibility push(hidden)
+/* This thread's tracker if the door was fast when it was made, else NULL: the driver's front tests nothing more. */
+extern __thread struct tracker *door_self __attribute__((tls_model("initial-exec")));
+#pragma GCC visibility pop
 
 /*
- * Whether the fast path holds a launch back, without the engine, because
- * its thread replays a region and the launch is the region's next call:
- * then the thread's tracker, its lock held, for engine_fast_hold; NULL for
- * the engine's way (engine_call), which also handles everything rare.  One
- * test says whether the thread replays and nothing rare goes on
- * (fast.until, see engine_internal.h); then the launch is compared with
- * its record slot, which holds the region's call there already
- * (slots_held), so that only its parameters are written, each compared
- * with what the graph's instance launched last holds: the launch at the
- * region's end patches the ones that differ, comparing nothing.  Counts,
- * held streams and the watchdog's activity are brought up to date by
- * whoever takes the lock next (fast_sync).  stream is the launch's own, as
- * the program passed it; named_stream what it names (NULL: the legacy or
- * the per-thread stream), asked only for NULL.  Never for the shim's own
- * calls: the driver's door checks in_engine (the runtime's wrappers never
- * see them).  Split in two so that the wrapper keeps its arguments
- * untouched for the engine's way, and each half is a leaf.
+ * How the fast path holds back the launch in slot (t's lock held): writes
+ * its parameters, unlocks; cudaSuccess.  One function per kernel parameter
+ * shape (kernel_shape_of), whose offsets and sizes are constants, and at 0
+ * the one for any other layout (engine_call.c).
  */
-static inline __attribute__((always_inline)) struct tracker *
-engine_fast_taker(enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args, size_t shared_mem,
-                  cudaStream_t stream, cudaStream_t named_stream)
+typedef cudaError_t (*engine_fast_holder)(struct tracker *t, const struct recorded *slot, void *const *args);
+extern const engine_fast_holder engine_fast_holders[KERNEL_SHAPES];
+
+/* Holds back the launch engine_fast_taker took, in slot (t's lock held), by its kernel's shape; cudaSuccess. */
+static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct tracker *t, const struct recorded *slot,
+                                                                         void *const *args)
 {
-    struct tracker *t = self;
+    return engine_fast_holders[slot->layout->shape](t, slot, args);
+}
+
+/*
+ * Whether the fast path holds a launch back for t (this thread's tracker,
+ * or NULL), without the engine, because its thread replays a region and
+ * the launch is the region's next call: then its record slot, t's lock
+ * held, for engine_fast_hold; NULL for the engine's way (engine_call),
+ * which also handles everything rare.  One test says whether the thread
+ * replays and nothing rare goes on (fast.until, see engine_internal.h);
+ * then the launch is compared with its record slot, which holds the
+ * region's call there already (slots_held), so that only its parameters
+ * are written, each compared with what the graph's instance launched last
+ * holds: the launch at the region's end patches the ones that differ,
+ * comparing nothing.  Counts, held streams and the watchdog's activity are
+ * brought up to date by whoever takes the lock next (fast_sync).  stream is
+ * the launch's own, as the program passed it; named_stream what it names
+ * (NULL: the legacy or the per-thread stream).  Never for the shim's own
+ * calls: the driver's door checks in_engine (the runtime's wrappers never
+ * see them).  Split in two (the test here, the copy in engine_fast_hold)
+ * so that the wrapper keeps its arguments untouched for the engine's way.
+ * First, engine_fast_next: t's lock taken and the fast path open, the slot
+ * of its next call; else NULL, unlocked.
+ */
+static inline __attribute__((always_inline)) const struct recorded *engine_fast_next(struct tracker *t)
+{
     if (__builtin_expect(t == NULL, 0))
         return NULL;
     /* Held by another thread (it submits this one's work): the engine's way waits for it. */
     if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
         return NULL;
     unsigned pos = t->fast.pos;
+    if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1))
+        return &t->records.calls[pos];
+    tracker_unlock(t);
+    return NULL;
+}
+
+/* Whether a launch of the slot's shape, on stream (naming named_stream), with args, is the slot's call. */
+static inline __attribute__((always_inline)) bool engine_fast_fits(const struct recorded *slot, void *const *args,
+                                                                  cudaStream_t stream, cudaStream_t named_stream)
+{
+    const struct call *c = &slot->call;
+    return (c->stream == stream || (stream == NULL && c->stream == named_stream)) &&
+           (args != NULL || slot->layout->count == 0);
+}
+
+/* The fast path's test for a launch of the runtime's (geometry as dim3, as it arrives in registers). */
+static inline __attribute__((always_inline)) const struct recorded *
+engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args,
+                  size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
+{
+    /* engine_fast_next written out: with one unlock, GCC gives the runtime's wrappers 5 instructions fewer. */
+    if (__builtin_expect(t == NULL, 0))
+        return NULL;
+    if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+        return NULL;
+    unsigned pos = t->fast.pos;
     if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1)) {
         const struct recorded *slot = &t->records.calls[pos];
-        const struct call *c = &slot->call;
-        if (__builtin_expect(record_is_launch(c, api, func, grid, block, shared_mem) &&
-                                 (c->stream == stream || (stream == NULL && c->stream == named_stream)) &&
-                                 (args != NULL || slot->layout->count == 0),
+        if (__builtin_expect(record_is_launch(&slot->call, api, func, grid, block, shared_mem) &&
+                                 engine_fast_fits(slot, args, stream, named_stream),
                              1))
-            return t;
+            return slot;
     }
+    tracker_unlock(t);
+    return NULL;
+}
+
+/* The same for the driver's cuLaunchKernel, whose geometry comes as six numbers: compared one by one. */
+static inline __attribute__((always_inline)) const struct recorded *
+engine_fast_taker_dims(struct tracker *t, enum hook_id api, const void *func, const unsigned dims[6],
+                       void *const *args, size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
+{
+    const struct recorded *slot = engine_fast_next(t);
+    if (slot == NULL)
+        return NULL;
+    const struct call *c = &slot->call;
+    if (__builtin_expect(c->api == api && c->func == func && c->grid.x == dims[0] && c->grid.y == dims[1] &&
+                             c->grid.z == dims[2] && c->block.x == dims[3] && c->block.y == dims[4] &&
+                             c->block.z == dims[5] && c->shared_mem == shared_mem &&
+                             engine_fast_fits(slot, args, stream, named_stream),
+                         1))
+        return slot;
     tracker_unlock(t);
     return NULL;
 }

@@ -22,6 +22,7 @@ atomic_bool shut_down;
 __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 __thread bool in_engine __attribute__((tls_model("initial-exec")));
 bool engine_door_fast;
+__thread struct tracker *door_self __attribute__((tls_model("initial-exec")));
 
 /* Until the front doors say what they see (init.c does, before any call): assume work may escape them. */
 static bool unseen_work_unknown(char *who, size_t who_len)
@@ -67,6 +68,8 @@ struct tracker *tracker_create(void)
     atomic_fetch_add(&threads_seen, 1); /* before this thread marks a call in flight: see engine_in_flight.c */
     pthread_mutex_unlock(&trackers_lock);
     self = t;
+    if (engine_door_fast)
+        door_self = t;
     return t;
 }
 

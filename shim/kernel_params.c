@@ -51,6 +51,28 @@ static CUresult param_info(CUfunction f, unsigned i, size_t *offset, size_t *siz
     return err;
 }
 
+/* The layout's shape (see kernel_params.h), or 0. */
+unsigned kernel_shape_of(const struct kernel_params *layout)
+{
+    if (layout->count > KERNEL_SHAPE_PARAMS)
+        return 0;
+    unsigned shape = 1u << layout->count;
+    for (unsigned i = 0; i < layout->count; i++) {
+        if (layout->size[i] == 8)
+            shape |= 1u << i;
+        else if (layout->size[i] != 4)
+            return 0;
+    }
+    uint32_t end = 0;
+    for (unsigned i = 0; i < layout->count; i++) {
+        uint32_t at = kernel_shape_place(end, kernel_shape_wide(shape, i));
+        if (layout->offset[i] != at)
+            return 0;
+        end = at + layout->size[i];
+    }
+    return shape;
+}
+
 /* Asks libcuda for f's parameters, one index at a time until it says there are no more; false if it cannot tell. */
 static bool query_layout(struct kernel_params *layout, CUfunction f)
 {
@@ -60,8 +82,10 @@ static bool query_layout(struct kernel_params *layout, CUfunction f)
     for (unsigned i = 0; i <= KERNEL_PARAMS_MAX; i++) {
         size_t offset = 0, size = 0;
         CUresult err = param_info(f, i, &offset, &size);
-        if (err != CUDA_SUCCESS)
+        if (err != CUDA_SUCCESS) {
+            layout->shape = kernel_shape_of(layout);
             return err == CUDA_ERROR_INVALID_VALUE; /* past the last parameter; anything else: it cannot tell */
+        }
         if (i == KERNEL_PARAMS_MAX)
             return false; /* too many to patch */
         layout->offset[i] = (uint32_t)offset;

@@ -2,6 +2,7 @@
 #ifndef REPRISE_KERNEL_PARAMS_H
 #define REPRISE_KERNEL_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,9 +24,42 @@ struct kernel_params {
     CUcontext context;                /* current when the function was found: a graph elsewhere cannot use it */
     unsigned count;
     uint32_t total;                   /* bytes of the packed block */
+    unsigned shape;                   /* kernel_shape_of: the fast path's copy by shape, or 0 */
     uint32_t offset[KERNEL_PARAMS_MAX];
     uint32_t size[KERNEL_PARAMS_MAX];
 };
+
+/* The most parameters a layout with a shape has. */
+#define KERNEL_SHAPE_PARAMS 6
+/* Shapes are below this. */
+#define KERNEL_SHAPES (2u << KERNEL_SHAPE_PARAMS)
+
+/* The number of parameters of a shape. */
+static inline __attribute__((always_inline)) unsigned kernel_shape_count(unsigned shape)
+{
+    return 31u - (unsigned)__builtin_clz(shape);
+}
+
+/* Whether parameter i of a shape has 8 bytes (else 4). */
+static inline __attribute__((always_inline)) bool kernel_shape_wide(unsigned shape, unsigned i)
+{
+    return (shape >> i) & 1u;
+}
+
+/* Where the parameter after one that ends at end lies, wide (8 bytes) or not (4): at the next multiple of its size. */
+static inline __attribute__((always_inline)) uint32_t kernel_shape_place(uint32_t end, bool wide)
+{
+    return wide ? (end + 7) & ~7u : end;
+}
+
+/*
+ * A layout's shape: 1 << count, with bit i set where parameter i has 8
+ * bytes, for at most KERNEL_SHAPE_PARAMS parameters of 4 or 8 bytes each,
+ * each where kernel_shape_place puts it after the one before (pointers and
+ * scalars, as a C compiler lays them out); 0 for any other.  With a constant shape, the
+ * fast path's copy of the parameters has every offset and size known.
+ */
+unsigned kernel_shape_of(const struct kernel_params *layout);
 
 /* The layout of func's parameters (named as `how` says), or NULL if libcuda cannot tell (too many, or an error). */
 const struct kernel_params *kernel_params_of(const void *func, enum kernel_handle how);

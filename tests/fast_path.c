@@ -12,6 +12,10 @@
  *                         first has its fast path open: the first thread's
  *                         next launch must submit the other's work first
  *                         (its rare word closed by the other's set_pending)
+ *     fast_path args      launches whose pointers and 4-byte scalars change
+ *                         every iteration, copied by their kernels' shapes:
+ *                         each that differs from the graph's instance must
+ *                         be listed, or the graph runs with the old ones
  *
  * Prints checksums only: the same with and without the shim.
  */
@@ -143,12 +147,33 @@ static void threads(void)
     show("x", x, N);
 }
 
+/* Four launches an iteration, the step (an int) and which buffer is read (a pointer) changing every time. */
+static void args(void)
+{
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    float *x = dev_floats(N), *y = dev_floats(N);
+    k_fill_on(x, 1.0f, N, s);
+    k_fill_on(y, 0.5f, N, s);
+    for (int it = 0; it < ITERATIONS; it++) {
+        k_add_step_on(x, 0.25f, it, N, s);
+        k_axpy_on(0.5f, it % 3 ? x : y, it % 3 ? y : x, N, s);
+        k_scale_on(y, it % 2 ? 0.5f : 1.5f, N, s);
+        k_add_step_on(y, 0.125f, it % 4, N, s);
+        CK(cudaStreamSynchronize(s));
+    }
+    show("x", x, N);
+    show("y", y, N);
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "shapes";
     scenario_begin(what);
     if (strcmp(what, "threads") == 0)
         threads();
+    else if (strcmp(what, "args") == 0)
+        args();
     else
         shapes();
     return scenario_end();

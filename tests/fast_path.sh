@@ -12,12 +12,16 @@
 #            word): B's region ends there, a hand-over, its graph launched
 #            before A's launch goes on; else the two launches run in the
 #            wrong order.
+#   args     launches whose pointer and 4-byte scalar arguments change every
+#            iteration, copied by their kernels' shapes: each argument that
+#            differs from the graph's instance must be listed for a patch,
+#            or the graph runs with the old one.
 # And a sync-free loop's cuts replay without falling back: the fast path
 # leaves each cut's last call to the engine, which ends the cut.
 . "${top_srcdir:-.}/tests/lib.sh"
 prog="$top_builddir/tests/fast_path"
 [ -x "$prog" ] || { echo "no $prog: build it (make check)" >&2; exit 99; }
-for what in shapes threads; do
+for what in shapes threads args; do
     "$prog" $what > "$WORK/$what.plain" 2>&1 || fail "$what exited $? without the shim"
     with_shim REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 "$prog" $what \
         > "$WORK/$what.auto" 2> "$WORK/$what.log" || fail "$what exited $? under auto"
@@ -27,6 +31,7 @@ for what in shapes threads; do
 done
 expect_in "$WORK/shapes.log" "replayed as a graph"
 expect_in "$WORK/threads.log" "graph built"
+expect_in "$WORK/args.log" "replayed as a graph"
 grep -qE "region [0-9]+ \(thread [0-9]+, 1 calls\): .*, [1-9][0-9]* ended by another thread's call \(hand-overs\)" \
     "$WORK/threads.log" || fail "B's one-call region did not end at A's launch (no hand-over counted)"
 

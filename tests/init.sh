@@ -18,6 +18,10 @@ expect_in "$WORK/err" "info: verdict: uses 8 streams"
 
 # auto mode keeps the <<<>>> call configuration itself (LIFO, overflow to the runtime).
 with_shim REPRISE_MODE=auto "$TESTS_BIN/test_launch_config" > "$WORK/out" 2>&1 || { fail "launch configuration in auto mode"; cat "$WORK/out" >&2; }
+# Counted (REPRISE_STATS), auto still keeps it, and every push and pop is counted: none taken inline uncounted.
+with_shim REPRISE_MODE=auto REPRISE_STATS=1 "$TESTS_BIN/test_launch_config" > "$WORK/out" 2> "$WORK/err" ||
+    { fail "launch configuration in auto mode, counted"; cat "$WORK/out" "$WORK/err" >&2; }
+expect_in "$WORK/err" "calls: __cudaPushCallConfiguration 20, __cudaPopCallConfiguration 21"
 # Without auto the runtime keeps it: the same program sees the recorder answer every push.
 status=0
 with_shim REPRISE_MODE=observe "$TESTS_BIN/test_launch_config" > "$WORK/out" 2>&1 || status=$?
