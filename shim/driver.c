@@ -225,9 +225,19 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
 #define DRIVER_FIELDS_SET_8_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_SET_16_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_SET_32_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) (void)0
+/* An event record or wait likewise (engine_fast_event_taker). */
+#define DRIVER_FIELDS_EVENT_FAST_(id, s, caller, wait, flags)                                             \
+    do {                                                                                                  \
+        if (!in_engine && engine_door_fast && !calling_object_is_communication(caller)) {                 \
+            struct tracker *taker =                                                                       \
+                engine_fast_event_taker(id, (cudaEvent_t)hEvent, wait, flags, (cudaStream_t)hStream, s);  \
+            if (taker)                                                                                    \
+                return (CUresult)engine_fast_event_hold(taker);                                           \
+        }                                                                                                 \
+    } while (0)
+#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, false, 0)
 #define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, true, Flags)
 /* Launch attributes a kernel node keeps travel with the launch; any other makes it foreign work. */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
     (config != NULL && launch_attrs_kept(config->attrs, config->numAttrs) &&                              \

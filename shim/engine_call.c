@@ -373,8 +373,13 @@ void fast_sync(struct tracker *t)
         unsigned n = to - from;
         t->observed_count += n;
         t->records.count += n;
-        const struct recorded *last = &t->records.calls[to - 1];
-        t->records.arena_used = last->arena_offset + last->layout->total;
+        /* The arena ends where the last launch's block does (an event call takes no room). */
+        for (unsigned i = to; i-- > from;)
+            if (t->records.calls[i].layout) {
+                const struct recorded *last = &t->records.calls[i];
+                t->records.arena_used = last->arena_offset + last->layout->total;
+                break;
+            }
         atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + n,
                               memory_order_relaxed);
     }
