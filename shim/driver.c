@@ -14,6 +14,7 @@
 #include "call.h"
 #include "caller.h"
 #include "calling_object.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 #include "dlsym.h"
 #include "driver.h"
@@ -120,8 +121,10 @@ static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
  */
 #define RUNTIME_WORK_SETTLES(stream)                                                                      \
     do {                                                                                                  \
-        if (shim_auto && (stream) != 0)                                                                   \
+        if (shim_auto && (stream) != 0) {                                                                 \
             owed_waits_settle((cudaStream_t)(stream));                                                    \
+            owed_records_settle((cudaStream_t)(stream), NULL);                                            \
+        }                                                                                                 \
     } while (0)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "engine_internal.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 
 /* A driver call that can be a graph node, from someone other than the runtime: engine_call, unless the shim made it. */
@@ -57,6 +58,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
     owed_waits_settle(stream); /* it is forwarded (or captured) after the graphs its stream follows */
+    owed_records_settle(stream, OWED_ANY_EVENT); /* which events it waits for or observes is not known here */
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
         tracker_lock(me);
@@ -86,6 +88,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         rejoin_moved_work(me);
     tracker_unlock(me);
     owed_waits_settle(stream); /* and after the graph this boundary launched */
+    owed_records_settle(stream, OWED_ANY_EVENT);
     in_engine = false;
     return false;
 }
