@@ -452,7 +452,7 @@ static void settle_owed_records(const struct call *c)
         return; /* no effect on ordering */
     case CALL_EVENT_SYNC:
     case CALL_EVENT_QUERY:
-        owed_records_settle(NULL, c->event);
+        owed_records_observe(c->event);
         owed_records_host_waits();
         return;
     case CALL_EVENT_RECORD:

@@ -58,7 +58,10 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
     owed_waits_settle(stream); /* it is forwarded (or captured) after the graphs its stream follows */
-    owed_records_settle(stream, OWED_ANY_EVENT); /* which events it waits for or observes is not known here */
+    /* Which events it waits for or observes is not known here: all of them (a sync or a query, from the host). */
+    if (reason == FALLBACK_SYNC_INSIDE)
+        owed_records_observe(OWED_ANY_EVENT);
+    owed_records_settle(stream, OWED_ANY_EVENT);
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
         tracker_lock(me);

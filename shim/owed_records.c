@@ -58,15 +58,16 @@ static void slot_free(unsigned i)
     atomic_fetch_sub_explicit(&owed_record_count, 1, memory_order_relaxed);
 }
 
-/* Makes the record of slot i, waits for it after a host wait since it was owed, and frees the slot (under the lock). */
-static CUresult slot_settle(unsigned i)
+/* Makes the record of slot i, for the host to observe (see owed_records_observe) or not, and frees it (under the lock). */
+static CUresult slot_settle(unsigned i, bool host_observes)
 {
     struct owed_record *s = &slots[i];
     cudaEvent_t event = atomic_load_explicit(&s->event, memory_order_relaxed);
     cudaStream_t stream = atomic_load_explicit(&s->stream, memory_order_relaxed);
     CUresult err = record_now(event, stream, s->context);
     /* The program may have seen the graph done (a sync, a query): a query of the event must then say so. */
-    if (err == CUDA_SUCCESS && atomic_load_explicit(&owed_record_host_waits, memory_order_relaxed) != s->host_waits)
+    if (err == CUDA_SUCCESS && host_observes &&
+        atomic_load_explicit(&owed_record_host_waits, memory_order_relaxed) != s->host_waits)
         err = DEVICE_CALL(cuEventSynchronize, event);
     log_debug("event %p made the record it owed after a graph launched on stream %p", (void *)event, (void *)stream);
     slot_free(i);
@@ -87,8 +88,8 @@ static bool reaches(const struct owed_record *s, cudaStream_t stream, cudaEvent_
            (stream == cudaStreamLegacy && s->barrier);
 }
 
-/* owed_records_settle's slow path: something is owed somewhere. */
-void owed_records_settle_slow(cudaStream_t stream, cudaEvent_t event)
+/* The settles' slow path: something is owed somewhere (host_observes: see owed_records_observe). */
+void owed_records_settle_slow(cudaStream_t stream, cudaEvent_t event, bool host_observes)
 {
     /* Without the lock first: most calls reach nothing owed (a slot's barrier is read only with the lock). */
     unsigned used = atomic_load_explicit(&slots_used, memory_order_acquire);
@@ -105,7 +106,7 @@ void owed_records_settle_slow(cudaStream_t stream, cudaEvent_t event)
     used = atomic_load_explicit(&slots_used, memory_order_relaxed);
     for (unsigned i = 0; i < used; i++)
         if (reaches(&slots[i], stream, event))
-            (void)slot_settle(i);
+            (void)slot_settle(i, host_observes);
     pthread_mutex_unlock(&owed_lock);
 }
 
@@ -139,11 +140,11 @@ void owed_records_before_launch(const cudaStream_t *streams, unsigned count, con
             continue;
         cudaStream_t stream = atomic_load_explicit(&slots[i].stream, memory_order_relaxed);
         if (among(waits, nwaits, event))
-            (void)slot_settle(i); /* the graph's wait node waits for the record before it */
+            (void)slot_settle(i, false); /* the graph's wait node waits for the record before it */
         else if (among(records, nrecords, event))
             slot_free(i); /* recorded again by the graph before anything observed it: dropped */
         else if (among((const cudaEvent_t *)streams, count, (cudaEvent_t)stream) || (legacy && slots[i].barrier))
-            (void)slot_settle(i); /* the graph is later work on its stream */
+            (void)slot_settle(i, false); /* the graph is later work on its stream */
     }
     pthread_mutex_unlock(&owed_lock);
 }

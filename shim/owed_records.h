@@ -36,21 +36,32 @@ extern atomic_uint owed_record_host_waits;
 /* An event argument of owed_records_settle that stands for every event (a call whose event is not known). */
 #define OWED_ANY_EVENT ((cudaEvent_t)(uintptr_t)-1)
 
-/* owed_records_settle's slow path: something is owed somewhere. */
-void owed_records_settle_slow(cudaStream_t stream, cudaEvent_t event);
+/* The settles' slow path: something is owed somewhere (host_observes: see owed_records_observe). */
+void owed_records_settle_slow(cudaStream_t stream, cudaEvent_t event, bool host_observes);
 
 /*
  * Before a call is forwarded that extends stream (NULL: none; the legacy
- * stream also every blocking stream's) or observes or records event
+ * stream also every blocking stream's) or waits for or records event
  * (NULL: none; OWED_ANY_EVENT: every owed event): the records owed there
- * are made first.  One made after a host wait or query (the program may
- * know the graph done) is waited for before the call goes on, so that a
- * query of it says what it would have said without the shim.
+ * are made first.
  */
 static inline void owed_records_settle(cudaStream_t stream, cudaEvent_t event)
 {
     if (__builtin_expect(atomic_load_explicit(&owed_record_count, memory_order_relaxed) != 0, 0))
-        owed_records_settle_slow(stream, event);
+        owed_records_settle_slow(stream, event, false);
+}
+
+/*
+ * Before the host queries or waits for event (OWED_ANY_EVENT: some event):
+ * its owed record is made, and, after a host wait or query since it was
+ * owed (the program may know the graph done), waited for, so that a query
+ * says what it would have said without the shim.  Never in a capture of
+ * the program's: the program's own query there would end it anyway.
+ */
+static inline void owed_records_observe(cudaEvent_t event)
+{
+    if (__builtin_expect(atomic_load_explicit(&owed_record_count, memory_order_relaxed) != 0, 0))
+        owed_records_settle_slow(NULL, event, true);
 }
 
 /* Before a host wait or query is forwarded: the records owed so far are then waited for when made. */

@@ -72,6 +72,9 @@ cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t
         err = (cudaError_t)private_event(&s->fork);
     owed_waits_settle(origin); /* outside the capture: a wait it owes a fast-path graph */
     owed_records_settle(origin, NULL); /* and the records owed there */
+    /* And those owed on the legacy stream, which a foreign call inside the capture could settle: made while a
+       blocking stream captures, a record there would invalidate the capture (found by tests/owed_waits.sh). */
+    owed_records_settle(cudaStreamLegacy, NULL);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
