@@ -18,7 +18,9 @@
  * until the host has seen an event (a record made only after it would
  * never complete); a stream sync and a query, printed; a region of its own
  * that waits for an event (a wait node of its graph) and falls back every
- * third time; or nothing.  The iteration ends with a device sync.  Each observation reads what the region wrote,
+ * third time; a graph of the program's own, captured once, whose wait for
+ * an event is for its record at each launch; a region on the robust path
+ * (a library's call) that waits for an event; or nothing.  The iteration ends with a device sync.  Each observation reads what the region wrote,
  * so a record not made (or made before the graph) lets the stand-in's
  * scheduler run it first, for some seed: the hashes printed change.
  */
@@ -36,7 +38,8 @@
 
 static cudaStream_t s, s1, s2, s3, s4, s5, sr;
 static cudaEvent_t fork_ev, j1, j2, j3, idle, tstart, tstop;
-static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d2, *d3, *d4, *d5, *dc, *da, *db;
+static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d2, *d3, *d4, *d5, *dc, *da, *db, *dg, *dr, *scratch;
+static cudaGraphExec_t own_graph; /* captured once: a wait for j2 (recorded outside it) and a kernel */
 static float *pinned;
 static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read */
 static int iters = 300;
@@ -110,6 +113,27 @@ static void own_capture(void)
     CK(cudaGraphDestroy(g));
 }
 
+/* Captures own_graph on s5: a wait for j2 as recorded when it is launched, and a kernel reading c2. */
+static void capture_own_graph(void)
+{
+    cudaGraph_t g = NULL;
+    CK(cudaStreamBeginCapture(s5, cudaStreamCaptureModeGlobal));
+    CK(cudaStreamWaitEvent(s5, j2, cudaEventWaitExternal));
+    k_axpy_on(1.0f, c2, dg, N, s5);
+    CK(cudaStreamEndCapture(s5, &g));
+    CK(cudaGraphInstantiate(&own_graph, g, 0));
+    CK(cudaGraphDestroy(g));
+}
+
+/* A library's 2-D memset (256-byte rows), a driver call that is no node of the fast path's graphs. */
+static void library_memset(float *dst, unsigned char value, cudaStream_t stream)
+{
+    CUresult r = cuMemsetD2D8Async((CUdeviceptr)(uintptr_t)dst, 256, value, 256, N * sizeof(float) / 256,
+                                   (CUstream)stream);
+    if (r != CUDA_SUCCESS)
+        printf("cuMemsetD2D8Async failed: %d\n", (int)r);
+}
+
 /* A host function that spins until the host has seen j1 complete (two seconds at most, then says so). */
 static void CUDART_CB spin_until_seen(void *want)
 {
@@ -126,7 +150,7 @@ static void observe(int it)
 {
     pthread_t t;
     float ms = 0;
-    switch (it % 13) {
+    switch (it % 15) {
     case 1:
         boundary();
         CK(cudaStreamWaitEvent(s4, j1, 0));
@@ -196,10 +220,23 @@ static void observe(int it)
         CK(cudaStreamWaitEvent(s4, j1, 0));
         k_axpy_on(1.0f, c1, db, N, s4);
         k_scale_on(db, 0.5f, N, s4);
-        if ((it / 13) % 3 == 2)
+        if ((it / 15) % 3 == 2)
             k_add_step_on(db, 0.25f, it, N, s4);
         else
             k_scale_on(db, 0.75f, N, s4);
+        boundary();
+        break;
+    case 13:
+        boundary();
+        CK(cudaGraphLaunch(own_graph, s5));
+        break;
+    case 14:
+        /* A region of its own on s4 with a library's call: the robust path captures its wait for j2. */
+        boundary();
+        CK(cudaStreamWaitEvent(s4, j2, 0));
+        library_memset(scratch, 0x5a, s4);
+        k_axpy_on(1.0f, c2, dr, N, s4);
+        k_scale_on(dr, 0.5f, N, s4);
         boundary();
         break;
     default:
@@ -222,20 +259,21 @@ int main(int argc, char **argv)
         CK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
     CK(cudaEventCreate(&tstart));
     CK(cudaEventCreate(&tstop));
-    float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &d1, &d2, &d3, &d4, &d5, &dc, &da, &db};
+    float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &d1, &d2, &d3, &d4, &d5, &dc, &da, &db, &dg, &dr, &scratch};
     for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++) {
         *buffers[i] = dev_floats(N);
         k_fill_on(*buffers[i], 0.25f * (float)i, N, cudaStreamLegacy);
     }
     CK(cudaDeviceSynchronize());
+    capture_own_graph();
     for (int it = 0; it < iters; it++) {
         fork_join(it);
         observe(it);
         CK(cudaDeviceSynchronize()); /* the next region overwrites what the observation read */
     }
     CK(cudaDeviceSynchronize());
-    const char *names[] = {"acc", "c1", "c2", "c3", "d1", "d2", "d3", "dc", "da", "db"};
-    float *bufs[] = {acc, c1, c2, c3, d1, d2, d3, dc, da, db};
+    const char *names[] = {"acc", "c1", "c2", "c3", "d1", "d2", "d3", "dc", "da", "db", "dg", "dr"};
+    float *bufs[] = {acc, c1, c2, c3, d1, d2, d3, dc, da, db, dg, dr};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         show(names[i], bufs[i], N);
     printf("host reads %016llx\n", (unsigned long long)host_sum);
