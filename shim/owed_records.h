@@ -74,8 +74,8 @@ static inline void owed_records_host_waits(void)
 /*
  * Before a fast-path graph is launched on streams[0] (of count streams):
  * a record owed on any of them is made now, before the graph, except one
- * of an event the graph records again (records[0..nrecords), owed again
- * after the launch), which is dropped; a record of an event the graph
+ * of an event the graph records again (records[0..nrecords), as a node
+ * or owed again after the launch), which is dropped; a record of an event the graph
  * waits for as one recorded before it (waits[0..nwaits)) is made whatever
  * its stream.
  */

@@ -94,6 +94,8 @@ struct region_graph {
        those it waits for as recorded before it (wait nodes): their owed records are made before a launch. */
     cudaEvent_t *owed, *waited;
     unsigned owed_count, waited_count;
+    cudaEvent_t *recorded;                 /* every program event it records, a node or not */
+    unsigned recorded_count;
     bool blocking0;                        /* streams[0] is blocking: legacy-stream work settles what it owes */
 };
 
@@ -407,6 +409,7 @@ static void discard_unbuilt(struct region_graph *g)
     free(g->nodes);
     free(g->owed);
     free(g->waited);
+    free(g->recorded);
     free(g);
 }
 
@@ -512,13 +515,15 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     o.ahead_n = calloc(list->count ? list->count : 1, sizeof *o.ahead_n);
     g->owed = calloc(list->count ? list->count : 1, sizeof *g->owed);
     g->waited = calloc(list->count ? list->count : 1, sizeof *g->waited);
+    g->recorded = calloc(list->count ? list->count : 1, sizeof *g->recorded);
     if (o.ahead == NULL || o.ahead_at == NULL || o.ahead_n == NULL) {
         free(o.ahead); /* no room to leave records out: they stay nodes */
         o.ahead = NULL;
     }
     cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
     size_t staging_used = 0;
-    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL || g->owed == NULL || g->waited == NULL)
+    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL || g->owed == NULL || g->waited == NULL ||
+        g->recorded == NULL)
         err = CUDA_ERROR_OUT_OF_MEMORY;
 
     /* Copies need the staging buffer's address: size it first. */
@@ -571,6 +576,8 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
         if (r->call.kind == CALL_EVENT_WAIT && g->waited)
             add_event(g->waited, &g->waited_count, r->call.event); /* a wait node: recorded before the region */
+        if (r->call.kind == CALL_EVENT_RECORD && g->recorded)
+            add_event(g->recorded, &g->recorded_count, r->call.event);
         if (r->call.kind == CALL_EVENT_RECORD && record_owed(g, list, i, &o, ndeps)) {
             /* No node: the stream's next node, and the region's waits on it, follow what it would have. */
             g->nodes[i].kind = CALL_EVENT_RECORD;
@@ -864,7 +871,7 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
                        list->calls[i].call.bytes);
     }
     if (err == CUDA_SUCCESS)
-        owed_records_before_launch(g->streams, g->stream_count, g->owed, g->owed_count, g->waited,
+        owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count, g->waited,
                                    g->waited_count);
     if (err == CUDA_SUCCESS)
         err = stream_joins_before(&g->joins, g->streams, g->stream_count);
@@ -916,6 +923,7 @@ void region_graph_destroy(struct region_graph *g)
     free(g->nodes);
     free(g->owed);
     free(g->waited);
+    free(g->recorded);
     free(g);
 }
 
