@@ -213,13 +213,14 @@ static void observe(int it)
     case 11:
         CK(cudaStreamSynchronize(s));
         printf("query after sync: %s\n", cudaGetErrorName(cudaEventQuery(j1)));
+        printf("driver query after sync: %d\n", (int)cuEventQuery((CUevent)j2));
         break;
     case 12:
         /* A region of its own whose graph waits for j1 (recorded before it); every third time it differs at its end. */
         boundary();
+        k_scale_on(db, 0.5f, N, s4);
         CK(cudaStreamWaitEvent(s4, j1, 0));
         k_axpy_on(1.0f, c1, db, N, s4);
-        k_scale_on(db, 0.5f, N, s4);
         if ((it / 15) % 3 == 2)
             k_add_step_on(db, 0.25f, it, N, s4);
         else
