@@ -39,7 +39,7 @@ struct call {
     dim3 *grid_out, *block_out;
     size_t *shared_mem_out;
     void *stream_out;
-    /* EVENT_RECORD and EVENT_WAIT */
+    /* EVENT_RECORD and EVENT_WAIT (the event also for EVENT_RECORD_OTHER, _SYNC, _QUERY and _DESTROY) */
     cudaEvent_t event;
     unsigned flags;
     /* CAPTURE_STATUS and CAPTURE_INFO */
@@ -113,8 +113,8 @@ const char *call_api_name(enum hook_id api);
 #define CALL_FIELDS_SET_OTHER(c) ((void)0)
 #define CALL_FIELDS_SET_SYNC(c) ((void)0)
 #define CALL_FIELDS_EVENT_CREATE(c) ((void)0)
-#define CALL_FIELDS_EVENT_DESTROY(c) ((void)0)
-#define CALL_FIELDS_EVENT_RECORD_OTHER(c) ((void)0)
+#define CALL_FIELDS_EVENT_DESTROY(c) ((c).event = event)
+#define CALL_FIELDS_EVENT_RECORD_OTHER(c) ((c).event = event)
 #define CALL_FIELDS_EVENT_SYNC(c) ((c).event = event)
 #define CALL_FIELDS_QUERY(c) ((void)0)
 #define CALL_FIELDS_EVENT_QUERY(c) ((c).event = event)

@@ -14,6 +14,7 @@
 #include "call.h"
 #include "caller.h"
 #include "calling_object.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 #include "dlsym.h"
 #include "driver.h"
@@ -151,8 +152,10 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
  */
 #define RUNTIME_WORK_SETTLES(stream)                                                                      \
     do {                                                                                                  \
-        if (shim_auto && (stream) != 0)                                                                   \
+        if (shim_auto && (stream) != 0) {                                                                 \
             owed_waits_settle((cudaStream_t)(stream));                                                    \
+            owed_records_settle((cudaStream_t)(stream), NULL);                                            \
+        }                                                                                                 \
     } while (0)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \
@@ -263,9 +266,19 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
 #define DRIVER_FIELDS_SET_8_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_SET_16_FAST(id, s, caller) (void)0
 #define DRIVER_FIELDS_SET_32_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) (void)0
+/* An event record or wait likewise (engine_fast_event_taker). */
+#define DRIVER_FIELDS_EVENT_FAST_(id, s, caller, wait, flags)                                             \
+    do {                                                                                                  \
+        if (!in_engine && engine_door_fast && !calling_object_is_communication(caller)) {                 \
+            struct tracker *taker =                                                                       \
+                engine_fast_event_taker(id, (cudaEvent_t)hEvent, wait, flags, (cudaStream_t)hStream, s);  \
+            if (taker)                                                                                    \
+                return (CUresult)engine_fast_event_hold(taker);                                           \
+        }                                                                                                 \
+    } while (0)
+#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, false, 0)
 #define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) (void)0
+#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, true, Flags)
 /*
  * What the exported function does before the wrapper's door (name_door,
  * which it calls with the caller in driver_door_caller): a launch that its

@@ -9,6 +9,7 @@
 #include "engine_internal.h"
 #include "errors.h"
 #include "libcuda.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 #include "region_graph.h"
 #include "shim.h"
@@ -445,8 +446,13 @@ void fast_sync(struct tracker *t)
         unsigned n = to - from;
         t->observed_count += n;
         t->records.count += n;
-        const struct recorded *last = &t->records.calls[to - 1];
-        t->records.arena_used = last->arena_offset + last->layout->total;
+        /* The arena ends where the last launch's block does (an event call takes no room). */
+        for (unsigned i = to; i-- > from;)
+            if (t->records.calls[i].layout) {
+                const struct recorded *last = &t->records.calls[i];
+                t->records.arena_used = last->arena_offset + last->layout->total;
+                break;
+            }
         atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + n,
                               memory_order_relaxed);
     }
@@ -500,6 +506,49 @@ static void fast_open(struct tracker *t)
         fast_close(t);
 }
 
+/*
+ * Before call c is forwarded: the records owed on the stream it extends or
+ * the event it observes or records are made (owed_records.h).  A host wait
+ * or query (a sync, a query, a free) only observes: after it, a record
+ * made is waited for, so that a later query of it says it is done.
+ */
+static void settle_owed_records(const struct call *c)
+{
+    switch (c->kind) {
+    case CALL_EVENT_CREATE:
+    case CALL_STREAM_CREATE:
+    case CALL_CAPTURE_QUERY:
+    case CALL_CAPTURE_STATUS:
+    case CALL_CAPTURE_INFO:
+    case CALL_ERROR_CHECK:
+        return; /* no effect on ordering */
+    case CALL_EVENT_SYNC:
+    case CALL_EVENT_QUERY:
+        owed_records_observe(c->event);
+        owed_records_host_waits();
+        return;
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_RECORD_OTHER:
+    case CALL_EVENT_WAIT:
+    case CALL_EVENT_DESTROY:
+        owed_records_settle(c->stream, c->event);
+        return;
+    case CALL_STREAM_SYNC:
+    case CALL_QUERY:
+    case CALL_DEVICE_SYNC:
+        owed_records_host_waits(); /* they observe streams, never extend them */
+        return;
+    case CALL_GRAPH_LAUNCH:
+        owed_records_settle(c->stream, OWED_ANY_EVENT); /* the program's graph may wait for any event */
+        return;
+    default:
+        owed_records_settle(c->stream, NULL);
+        if (!call_kind_in(c->kind, CALL_KINDS_NODE))
+            owed_records_host_waits();
+        return;
+    }
+}
+
 /* Answers the program's capture-status question itself when the only capture on the stream is the shim's. */
 static bool answer_capture_query(const struct call *c, cudaError_t *result)
 {
@@ -516,8 +565,10 @@ static bool answer_capture_query(const struct call *c, cudaError_t *result)
 bool engine_call(const struct call *c, cudaError_t *result)
 {
     struct tracker *t = tracker_self();
-    if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed))
+    if (t == NULL || atomic_load_explicit(&shut_down, memory_order_relaxed)) {
+        settle_owed_records(c);
         return false;
+    }
     in_flight_mark(t, c); /* until the wrapper has forwarded it (engine_forwarded), or below if taken */
     if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO) {
         bool answered = answer_capture_query(c, result);
@@ -569,9 +620,11 @@ bool engine_call(const struct call *c, cudaError_t *result)
     fast_open(t);
     tracker_unlock(t);
     in_engine = false;
-    if (!taken)
+    if (!taken) {
         owed_waits_settle(c->stream); /* forwarded next: after the graphs it follows (the boundary's own too) */
-    else
+        settle_owed_records(c);
+    } else {
         engine_forwarded(); /* held back, or forwarded into its own capture already */
+    }
     return taken;
 }

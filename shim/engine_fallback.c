@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "libcuda.h"
 #include "log.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 #include "runtime.h"
 #include "trace.h"
@@ -43,6 +44,7 @@ void submit_held_back(struct tracker *t)
     bool switched = enter_context_of(t, &previous);
     CUresult driver_error;
     owed_waits_settle_all(); /* its calls are on streams that may owe a wait on an earlier graph */
+    owed_records_settle_all(); /* and may wait for, or record again, events an earlier graph owes */
     cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
     leave_context(switched, previous);
     if (driver_error != CUDA_SUCCESS) {

@@ -113,4 +113,42 @@ engine_fast_taker_dims(struct tracker *t, enum hook_id api, const void *func, co
     return NULL;
 }
 
+/*
+ * The same for a held-back event record or wait (cudaEventRecord,
+ * cudaStreamWaitEvent, their _ptsz, the driver's cuEventRecord and
+ * cuStreamWaitEvent): the region's next call if its slot holds the same
+ * function, event, stream (and a wait's flags).  Such a call has no
+ * parameters to write and never differs from its node (the event is part
+ * of the signature), so engine_fast_event_hold only moves on.  wait: the
+ * call is a wait (flags compared); a record's flags field is unwritten.
+ */
+static inline __attribute__((always_inline)) struct tracker *
+engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned flags, cudaStream_t stream,
+                        cudaStream_t named_stream)
+{
+    struct tracker *t = self;
+    if (__builtin_expect(t == NULL, 0))
+        return NULL;
+    if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+        return NULL;
+    unsigned pos = t->fast.pos;
+    if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1)) {
+        const struct call *c = &t->records.calls[pos].call;
+        if (__builtin_expect(c->api == api && c->event == event && (!wait || c->flags == flags) &&
+                                 (c->stream == stream || (stream == NULL && c->stream == named_stream)),
+                             1))
+            return t;
+    }
+    tracker_unlock(t);
+    return NULL;
+}
+
+/* Holds back the event call engine_fast_event_taker took (t's lock held): moves on past it, unlocks; cudaSuccess. */
+static inline __attribute__((always_inline)) cudaError_t engine_fast_event_hold(struct tracker *t)
+{
+    __atomic_store_n(&t->fast.pos, t->fast.pos + 1, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
+    tracker_unlock(t);
+    return cudaSuccess;
+}
+
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "engine_internal.h"
+#include "owed_records.h"
 #include "owed_waits.h"
 
 /* A driver call that can be a graph node, from someone other than the runtime: engine_call, unless the shim made it. */
@@ -58,6 +59,10 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
     in_engine = true;
     owed_waits_settle(stream); /* it is forwarded (or captured) after the graphs its stream follows */
+    /* Which events it waits for or observes is not known here: all of them (a sync or a query, from the host). */
+    if (reason == FALLBACK_SYNC_INSIDE)
+        owed_records_observe(OWED_ANY_EVENT);
+    owed_records_settle(stream, OWED_ANY_EVENT);
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me) {
         /* In flight until forwarded (engine_forwarded, engine_foreign_done): a capturable call on its stream,
@@ -93,6 +98,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         rejoin_moved_work(me);
     tracker_unlock(me);
     owed_waits_settle(stream); /* and after the graph this boundary launched */
+    owed_records_settle(stream, OWED_ANY_EVENT);
     in_engine = false;
     return false;
 }

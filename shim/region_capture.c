@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "owed_records.h"
 #include "region_capture.h"
 #include "runtime.h"
 #include "stream_order.h"
@@ -70,6 +71,10 @@ cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t
     if (err == cudaSuccess)
         err = (cudaError_t)private_event(&s->fork);
     owed_waits_settle(origin); /* outside the capture: a wait it owes a fast-path graph */
+    owed_records_settle(origin, NULL); /* and the records owed there */
+    /* And those owed on the legacy stream, which a foreign call inside the capture could settle: made while a
+       blocking stream captures, a record there would invalidate the capture (found by tests/owed_waits.sh). */
+    owed_records_settle(cudaStreamLegacy, NULL);
     if (err == cudaSuccess)
         err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
@@ -154,13 +159,16 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
 {
     const struct call *c = &r->call;
     cudaError_t err;
-    if (!capture_holds(s, c->stream))
+    if (!capture_holds(s, c->stream)) {
         owed_waits_settle(c->stream); /* before it joins the capture: a wait it owes a fast-path graph */
+        owed_records_settle(c->stream, NULL); /* and the records owed there */
+    }
     bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
     if (!joins_by_itself && (err = capture_join(s, c->stream)) != cudaSuccess)
         return err;
     if (c->kind == CALL_EVENT_WAIT && !joins_by_itself) {
-        /* An event recorded before the capture: a wait node keeps the dependency. */
+        /* An event recorded before the capture: a wait node keeps the dependency (on its owed record). */
+        owed_records_settle(NULL, c->event);
         return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags | cudaEventWaitExternal);
     }
     if (r->staged) {

@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "libcuda.h"
 #include "log.h"
+#include "owed_records.h"
 #include "region_graph.h"
 #include "stream_facts.h"
 #include "stream_order.h"
@@ -89,6 +90,13 @@ struct region_graph {
     unsigned char *staging;                /* pinned copy sources for pageable copies (all instances') */
     size_t staging_size;
     cudaEvent_t staging_free;              /* recorded after each launch: the staging buffer's readers are done */
+    /* The program's events it records with no node (owed a record after each launch, owed_records.h), and
+       those it waits for as recorded before it (wait nodes): their owed records are made before a launch. */
+    cudaEvent_t *owed, *waited;
+    unsigned owed_count, waited_count;
+    cudaEvent_t *recorded;                 /* every program event it records, a node or not */
+    unsigned recorded_count;
+    bool blocking0;                        /* streams[0] is blocking: legacy-stream work settles what it owes */
 };
 
 /* Formats the reason a graph could not be built. */
@@ -203,6 +211,11 @@ struct build_order {
     unsigned *extra_stream;
     unsigned extra_count;
     size_t extra_capacity;
+    /* A program event's record that is no node (owed after the launch): what it would have followed, for the
+       region's later waits on it (record i's are ahead[ahead_at[i]..ahead_at[i] + ahead_n[i])). */
+    cudaGraphNode_t *ahead;
+    unsigned *ahead_at, *ahead_n;
+    unsigned ahead_count;
 };
 
 /* Adds node to deps unless it is NULL or there already: the runtime refuses duplicate dependencies. */
@@ -394,6 +407,9 @@ static void discard_unbuilt(struct region_graph *g)
     free(g->args_at);
     free(g->differ);
     free(g->nodes);
+    free(g->owed);
+    free(g->waited);
+    free(g->recorded);
     free(g);
 }
 
@@ -404,6 +420,46 @@ static bool kernels_of_context(const struct record_list *list, CUcontext context
         if (list->calls[i].call.kind == CALL_LAUNCH && list->calls[i].layout->context != context)
             return false;
     return true;
+}
+
+/*
+ * Whether a program event was created without timing: then its record in
+ * the region need not be a node (see owed_records.h).  The occurrence just
+ * recorded recorded it, and libcuda says an elapsed time of a recorded
+ * event is invalid only for such an event; any other answer (a timed
+ * event, an old driver without the function) keeps the node.
+ */
+static bool event_untimed(cudaEvent_t event)
+{
+    float ms;
+    return DEVICE_CALL(cuEventElapsedTime_v2, &ms, event, event) == CUDA_ERROR_INVALID_HANDLE;
+}
+
+/* Adds event to events[0..*count) unless it is there. */
+static void add_event(cudaEvent_t *events, unsigned *count, cudaEvent_t event)
+{
+    for (unsigned k = 0; k < *count; k++)
+        if (events[k] == event)
+            return;
+    events[(*count)++] = event;
+}
+
+/*
+ * Whether recorded call i, a program event's record, is left out of the
+ * graph (owed after each launch instead): an event without timing, a graph
+ * not launched on a per-thread default stream (which only its thread could
+ * name), and room to keep what it would have followed.
+ */
+static bool record_owed(const struct region_graph *g, const struct record_list *list, unsigned i,
+                        const struct build_order *o, size_t ndeps)
+{
+    if (g->owed == NULL || g->streams[0] == cudaStreamPerThread || o->ahead == NULL ||
+        o->ahead_count + ndeps > o->extra_capacity || o->extra_count + ndeps > o->extra_capacity)
+        return false;
+    for (unsigned j = 0; j < g->owed_count; j++)
+        if (g->owed[j] == list->calls[i].call.event)
+            return true; /* found untimed at its first record */
+    return event_untimed(list->calls[i].call.event);
 }
 
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
@@ -454,9 +510,20 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     o.extra_capacity = (size_t)list->count * (GRAPH_STREAMS_MAX + 2) + 4;
     o.extra = calloc(o.extra_capacity, sizeof *o.extra);
     o.extra_stream = calloc(o.extra_capacity, sizeof *o.extra_stream);
+    o.ahead = calloc(o.extra_capacity, sizeof *o.ahead);
+    o.ahead_at = calloc(list->count ? list->count : 1, sizeof *o.ahead_at);
+    o.ahead_n = calloc(list->count ? list->count : 1, sizeof *o.ahead_n);
+    g->owed = calloc(list->count ? list->count : 1, sizeof *g->owed);
+    g->waited = calloc(list->count ? list->count : 1, sizeof *g->waited);
+    g->recorded = calloc(list->count ? list->count : 1, sizeof *g->recorded);
+    if (o.ahead == NULL || o.ahead_at == NULL || o.ahead_n == NULL) {
+        free(o.ahead); /* no room to leave records out: they stay nodes */
+        o.ahead = NULL;
+    }
     cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
     size_t staging_used = 0;
-    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL)
+    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL || g->owed == NULL || g->waited == NULL ||
+        g->recorded == NULL)
         err = CUDA_ERROR_OUT_OF_MEMORY;
 
     /* Copies need the staging buffer's address: size it first. */
@@ -477,16 +544,26 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         if (r->call.kind == CALL_EVENT_WAIT) {
             /* An event recorded earlier in the region is an edge; one recorded before it is a wait node. */
             cudaGraphNode_t recorded_at = NULL;
+            const cudaGraphNode_t *ahead = NULL; /* a record left out: what it followed */
+            unsigned ahead_n = 0;
             for (unsigned j = i; j-- > 0;)
                 if (list->calls[j].call.kind == CALL_EVENT_RECORD && list->calls[j].call.event == r->call.event) {
                     recorded_at = g->nodes[j].node;
+                    if (recorded_at == NULL)
+                        ahead = o.ahead + o.ahead_at[j], ahead_n = o.ahead_n[j];
                     break;
                 }
-            if (recorded_at && o.extra_count + 1 + ndeps <= o.extra_capacity) {
+            if ((recorded_at || ahead) && o.extra_count + 1 + ahead_n + ndeps <= o.extra_capacity) {
                 g->nodes[i].kind = CALL_EVENT_WAIT;
                 g->nodes[i].node = NULL;
-                o.extra[o.extra_count] = recorded_at;
-                o.extra_stream[o.extra_count++] = si;
+                if (recorded_at) {
+                    o.extra[o.extra_count] = recorded_at;
+                    o.extra_stream[o.extra_count++] = si;
+                }
+                for (unsigned k = 0; k < ahead_n; k++) {
+                    o.extra[o.extra_count] = ahead[k];
+                    o.extra_stream[o.extra_count++] = si;
+                }
                 /* The dependencies gathered for this call carry over to the stream's next node. */
                 for (size_t d = 0; d < ndeps; d++) {
                     o.extra[o.extra_count] = deps[d];
@@ -497,6 +574,25 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
             }
         }
         add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
+        if (r->call.kind == CALL_EVENT_WAIT && g->waited)
+            add_event(g->waited, &g->waited_count, r->call.event); /* a wait node: recorded before the region */
+        if (r->call.kind == CALL_EVENT_RECORD && g->recorded)
+            add_event(g->recorded, &g->recorded_count, r->call.event);
+        if (r->call.kind == CALL_EVENT_RECORD && record_owed(g, list, i, &o, ndeps)) {
+            /* No node: the stream's next node, and the region's waits on it, follow what it would have. */
+            g->nodes[i].kind = CALL_EVENT_RECORD;
+            g->nodes[i].node = NULL;
+            add_event(g->owed, &g->owed_count, r->call.event);
+            o.ahead_at[i] = o.ahead_count;
+            o.ahead_n[i] = (unsigned)ndeps;
+            for (size_t d = 0; d < ndeps; d++) {
+                o.ahead[o.ahead_count++] = deps[d];
+                o.extra[o.extra_count] = deps[d];
+                o.extra_stream[o.extra_count++] = si;
+            }
+            o.tail[si] = NULL;
+            continue;
+        }
         err = add_node(g, list, r, deps, ndeps, i, &staging_used);
         if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
@@ -509,7 +605,17 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     }
     free(o.extra);
     free(o.extra_stream);
+    free(o.ahead);
+    free(o.ahead_at);
+    free(o.ahead_n);
     free(deps);
+    if (err == CUDA_SUCCESS && g->owed_count) {
+        enum stream_kind kind = stream_kind_of(g->streams[0]);
+        g->blocking0 = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;
+        log_debug("graph of %u calls on %u streams: %u program event%s recorded with no node, owed a record "
+                  "after each launch",
+                  g->count, g->stream_count, g->owed_count, g->owed_count == 1 ? "" : "s");
+    }
     if (err == CUDA_SUCCESS) {
         g->built.key = set_key(g, list);
         (void)seen_before(g, g->built.key);
@@ -765,6 +871,9 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
                        list->calls[i].call.bytes);
     }
     if (err == CUDA_SUCCESS)
+        owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count, g->waited,
+                                   g->waited_count);
+    if (err == CUDA_SUCCESS)
         err = stream_joins_before(&g->joins, g->streams, g->stream_count);
     if (err == CUDA_SUCCESS) {
         err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
@@ -782,6 +891,10 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
         err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
     if (launched && err == CUDA_SUCCESS)
         err = stream_joins_after(&g->joins, g->streams, g->stream_count);
+    if (launched && g->owed_count) {
+        CUresult owed = owed_records_note(g->owed, g->owed_count, g->streams[0], g->context, g->blocking0);
+        err = err == CUDA_SUCCESS ? owed : err;
+    }
     *error = (cudaError_t)err; /* the codes both APIs share agree */
     if (launched && err != CUDA_SUCCESS) {
         /* The work is submitted; only the joins after it failed.  Owe the error rather than resubmit. */
@@ -808,6 +921,9 @@ void region_graph_destroy(struct region_graph *g)
     free(g->args_at);
     free(g->differ);
     free(g->nodes);
+    free(g->owed);
+    free(g->waited);
+    free(g->recorded);
     free(g);
 }
 

@@ -13,7 +13,7 @@
  * What auto mode does with a call before anything else, by kind: <<<>>>'s
  * push and pop are kept by the shim (launch_config.h), and a launch that
  * its thread's replay holds back in the common case goes no further
- * (engine_fast.h).  Each either returns from the wrapper, done, or leaves
+ * (engine_fast.h), and so does an event record or wait.  Each either returns from the wrapper, done, or leaves
  * the call to the engine; the parameter names are hooks.def's, as in
  * call.h's CALL_FIELDS_*.
  */
@@ -42,9 +42,19 @@
 #define DOOR_TAKES_SET_SYNC(id, s) (void)0
 #define DOOR_TAKES_EVENT_CREATE(id, s) (void)0
 #define DOOR_TAKES_EVENT_DESTROY(id, s) (void)0
-#define DOOR_TAKES_EVENT_RECORD(id, s) (void)0
+#define DOOR_TAKES_EVENT_RECORD(id, s)                                                                      \
+    do {                                                                                                    \
+        struct tracker *taker = engine_fast_event_taker(id, event, false, 0, stream, s);                    \
+        if (taker)                                                                                          \
+            return engine_fast_event_hold(taker);                                                           \
+    } while (0)
 #define DOOR_TAKES_EVENT_RECORD_OTHER(id, s) (void)0
-#define DOOR_TAKES_EVENT_WAIT(id, s) (void)0
+#define DOOR_TAKES_EVENT_WAIT(id, s)                                                                        \
+    do {                                                                                                    \
+        struct tracker *taker = engine_fast_event_taker(id, event, true, flags, stream, s);                 \
+        if (taker)                                                                                          \
+            return engine_fast_event_hold(taker);                                                           \
+    } while (0)
 #define DOOR_TAKES_EVENT_SYNC(id, s) (void)0
 #define DOOR_TAKES_EVENT_QUERY(id, s) (void)0
 #define DOOR_TAKES_QUERY(id, s) (void)0

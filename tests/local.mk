@@ -91,6 +91,14 @@ tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_
 tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_waits.sh
 EXTRA_DIST += tests/owed_waits.sh
+## tests/standin/owed_records: fork3's loop whose events are observed between replays, every way the program can;
+## tests/owed_records.sh compares it with the run without the shim and counts the records owed and made.
+check_PROGRAMS += tests/standin/owed_records
+tests_standin_owed_records_SOURCES = tests/standin/owed_records.c $(STANDIN_SCENARIO_INCS)
+tests_standin_owed_records_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_owed_records_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/owed_records.sh
+EXTRA_DIST += tests/owed_records.sh
 
 ## Hand-overs (issue 15, item 1): two threads taking turns on one stream; tests/handover.sh runs it without
 ## the shim and under auto, and checks that each thread's region replays where the other takes over.

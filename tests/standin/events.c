@@ -219,6 +219,12 @@ cudaError_t standin_driver_event_record(cudaEvent_t ev, cudaStream_t h, unsigned
     DRIVER_CALL(event_record(ev, h, flags, ptsz));
 }
 
+/* cuEventElapsedTime(_v2). */
+cudaError_t standin_driver_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    DRIVER_CALL(event_elapsed(ms, start, end));
+}
+
 /* cuEventQuery (query) / cuEventSynchronize. */
 cudaError_t standin_driver_event_wait(cudaEvent_t ev, bool query)
 {

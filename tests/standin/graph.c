@@ -19,6 +19,7 @@
  * (ParametersChanged). A kernel may change its function (allowed since CUDA
  * 11.2). A 2-D memset may change only its address and value (documented).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -682,6 +683,16 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz)
     if (s == stream_legacy())
         TRY(capture_check_legacy());
 
+    /* STANDIN_GRAPH_LOG=1: each launch says how many nodes it runs and how many record an event (for tests). */
+    static int say = -1;
+    if (say < 0)
+        say = getenv("STANDIN_GRAPH_LOG") != NULL;
+    if (say) {
+        size_t records = 0;
+        for (size_t i = 0; i < e->n; i++)
+            records += e->nodes[i].type == cudaGraphNodeTypeEventRecord;
+        fprintf(stderr, "standin: graph launch: %zu nodes, %zu event records\n", e->n, records);
+    }
     uint64_t *base = NULL;
     size_t capbase = 0, nbase = stream_preds(s, &base, &capbase);
     base = xrealloc(base, (nbase + 1) * sizeof *base);

@@ -200,6 +200,7 @@ static const struct proc procs[] = {
     {"cuStreamWaitEvent", 0, (void *)cuStreamWaitEvent, (void *)cuStreamWaitEvent_ptsz},
     {"cuEventSynchronize", 0, (void *)cuEventSynchronize, (void *)cuEventSynchronize},
     {"cuEventQuery", 0, (void *)cuEventQuery, (void *)cuEventQuery},
+    {"cuEventElapsedTime", 12080, (void *)cuEventElapsedTime_v2, (void *)cuEventElapsedTime_v2},
     {"cuStreamQuery", 0, (void *)cuStreamQuery, (void *)cuStreamQuery_ptsz},
     {"cuCtxSynchronize", 0, (void *)cuCtxSynchronize, (void *)cuCtxSynchronize},
     {"cuStreamCreate", 0, (void *)cuStreamCreate, (void *)cuStreamCreate},

@@ -286,6 +286,11 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent)
     return cu_result(standin_driver_event_wait((cudaEvent_t)hEvent, true));
 }
 
+CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    return cu_result(standin_driver_event_elapsed(pMilliseconds, (cudaEvent_t)hStart, (cudaEvent_t)hEnd));
+}
+
 /* ------------------------------------------------------------ streams */
 
 CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags)

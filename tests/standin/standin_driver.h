@@ -84,6 +84,8 @@ cudaError_t standin_driver_stream_facts(cudaStream_t h, bool ptsz, unsigned *fla
                                         unsigned long long *id);
 /* cudaEventCreateWithFlags's body. */
 cudaError_t standin_driver_event_create(cudaEvent_t *out, unsigned flags);
+/* cuEventElapsedTime(_v2). */
+cudaError_t standin_driver_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end);
 /* cudaEventDestroy's body. */
 cudaError_t standin_driver_event_destroy(cudaEvent_t ev);
 /* cudaEventRecordWithFlags's body. */
