@@ -514,14 +514,9 @@ static void fast_open(struct tracker *t)
  */
 static void settle_owed_records(const struct call *c)
 {
+    if (call_kind_in(c->kind, CALL_KINDS_NO_ORDER))
+        return;
     switch (c->kind) {
-    case CALL_EVENT_CREATE:
-    case CALL_STREAM_CREATE:
-    case CALL_CAPTURE_QUERY:
-    case CALL_CAPTURE_STATUS:
-    case CALL_CAPTURE_INFO:
-    case CALL_ERROR_CHECK:
-        return; /* no effect on ordering */
     case CALL_EVENT_SYNC:
     case CALL_EVENT_QUERY:
         owed_records_observe(c->event);

@@ -127,18 +127,14 @@ engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned
                         cudaStream_t named_stream)
 {
     struct tracker *t = self;
-    if (__builtin_expect(t == NULL, 0))
+    const struct recorded *slot = engine_fast_next(t);
+    if (slot == NULL)
         return NULL;
-    if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
-        return NULL;
-    unsigned pos = t->fast.pos;
-    if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1)) {
-        const struct call *c = &t->records.calls[pos].call;
-        if (__builtin_expect(c->api == api && c->event == event && (!wait || c->flags == flags) &&
-                                 (c->stream == stream || (stream == NULL && c->stream == named_stream)),
-                             1))
-            return t;
-    }
+    const struct call *c = &slot->call;
+    if (__builtin_expect(c->api == api && c->event == event && (!wait || c->flags == flags) &&
+                             (c->stream == stream || (stream == NULL && c->stream == named_stream)),
+                         1))
+        return t;
     tracker_unlock(t);
     return NULL;
 }
