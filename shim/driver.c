@@ -185,6 +185,9 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
+                CUresult result = real args;                                                              \
+                engine_forwarded(); /* in flight until here, as any foreign call */                       \
+                return result;                                                                            \
             } else {                                                                                      \
                 RUNTIME_WORK_SETTLES(stream);                                                             \
             }                                                                                             \
