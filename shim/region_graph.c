@@ -918,13 +918,7 @@ void region_graph_destroy(struct region_graph *g)
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);
-    free(g->args_at);
-    free(g->differ);
-    free(g->nodes);
-    free(g->owed);
-    free(g->waited);
-    free(g->recorded);
-    free(g);
+    discard_unbuilt(g); /* the built instance (freed above: empty now) and the host-side arrays */
 }
 
 /* How many nodes and streams the graph has, for logs. */
