@@ -1,7 +1,7 @@
 /*
  * slow_host: a host that computes between launches (issue 14, item 5).
  * Each of ITERS iterations launches CALLS kernels on a non-blocking
- * stream with HOST_US microseconds of host work (a spin on the clock)
+ * stream with HOST_US microseconds of host work (a sleep)
  * after each, then synchronises.  The third launch writes the iteration
  * number into mapped pinned memory; just before its last launch the host
  * reads it, without a CUDA call: eagerly the GPU has long run that kernel,
@@ -21,14 +21,18 @@
 #define N 1024
 #define CALLS 32
 
-/* Spins for us microseconds of host work, with no CUDA call. */
+/*
+ * Takes us microseconds of host time, with no CUDA call: asleep, not
+ * spinning, so that on a loaded machine of two cores (CI) the stand-in's
+ * device thread is not starved of the core the host would spin on.
+ */
 static void host_work(long us)
 {
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &now);
-    while ((now.tv_sec - start.tv_sec) * 1000000L + (now.tv_nsec - start.tv_nsec) / 1000 < us);
+    if (us <= 0)
+        return; /* a launch-bound loop: not even the system call (a sleep of 0 still takes the timer's slack) */
+    struct timespec left = {.tv_sec = us / 1000000L, .tv_nsec = us % 1000000L * 1000L};
+    while (nanosleep(&left, &left) != 0)
+        ; /* interrupted: sleep the rest */
 }
 
 /* The j-th launch of an iteration: a poke of the flag third, else one of three kernels in turn. */
