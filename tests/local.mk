@@ -99,6 +99,14 @@ tests_standin_owed_records_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LIN
 tests_standin_owed_records_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_records.sh
 EXTRA_DIST += tests/owed_records.sh
+## Calls in flight (issue 15, item 2): a second thread's calls down every forwarding path, then silence, while the
+## first loops on the same stream; tests/in_flight.sh checks that the first thread's robust-path region replays.
+check_PROGRAMS += tests/standin/in_flight
+tests_standin_in_flight_SOURCES = tests/standin/in_flight.c $(STANDIN_SCENARIO_INCS)
+tests_standin_in_flight_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_in_flight_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/in_flight.sh
+EXTRA_DIST += tests/in_flight.sh
 
 ## Hand-overs (issue 15, item 1): two threads taking turns on one stream; tests/handover.sh runs it without
 ## the shim and under auto, and checks that each thread's region replays where the other takes over.
