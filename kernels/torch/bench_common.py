@@ -32,14 +32,35 @@ def import_torch(name):
     return torch
 
 
+# This process's host speed (host_calibration_us), measured at start and printed by report.
+_host_calibration_us = None
+
+
+def host_calibration_us(rounds=5, n=100000):
+    """The fastest of rounds timings of a fixed pure-Python loop, in us: which of the GPU machine's host speeds
+    this process runs at (it varies between processes), for tools/bench-suite to record beside the figures."""
+    import time
+    best = None
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        acc = 0
+        for i in range(n):
+            acc = (acc + i * i) & 0xFFFF
+        took = (time.perf_counter() - t0) * 1e6
+        best = took if best is None or took < best else best
+    return best
+
+
 def start(name, has_graph, default_iters=200):
     """(mode, iters, torch) for a workload, or an exit status to return at once (77: no usable torch)."""
+    global _host_calibration_us
     parsed = parse_mode(name, has_graph, default_iters)
     if not isinstance(parsed, tuple):
         return parsed
     torch = import_torch(name)
     if torch is None:
         return 77
+    _host_calibration_us = host_calibration_us()
     return parsed + (torch,)
 
 
@@ -101,3 +122,5 @@ def report(mode, iters, warm, times, digest):
     print(f"mode {mode} iters {iters} warmup {warm}")
     print(f"median_us {times[len(times) // 2]:.3f}")
     print(f"checksum {digest.hexdigest()[:16]}")
+    if _host_calibration_us is not None:
+        print(f"host_calib_us {_host_calibration_us:.1f}")
