@@ -12,20 +12,15 @@
 #include "runtime.h"
 #include "trace.h"
 
-/* Makes t's context current on this thread for work done on t's behalf; true if it switched (*previous: back to). */
+/* Makes t's context current for work done on t's behalf; true if it switched (undone by libcuda_context_leave). */
 bool enter_context_of(const struct tracker *t, CUcontext *previous)
 {
     /* The driver's calls act on the current context: another thread submits t's work in t's. */
-    *previous = NULL;
-    return t != self && t->context != NULL && DEVICE_CALL(cuCtxGetCurrent, previous) == CUDA_SUCCESS &&
-           *previous != t->context && DEVICE_CALL(cuCtxSetCurrent, t->context) == CUDA_SUCCESS;
-}
-
-/* Makes previous current again if enter_context_of switched. */
-void leave_context(bool switched, CUcontext previous)
-{
-    if (switched)
-        (void)DEVICE_CALL(cuCtxSetCurrent, previous);
+    if (t == self) {
+        *previous = NULL;
+        return false;
+    }
+    return libcuda_context_enter(t->context, previous);
 }
 
 /* Owes t's program the first error of work another thread did on t's behalf (its next cudaGetLastError). */
@@ -46,7 +41,7 @@ void submit_held_back(struct tracker *t)
     owed_waits_settle_all(); /* its calls are on streams that may owe a wait on an earlier graph */
     owed_records_settle_all(); /* and may wait for, or record again, events an earlier graph owes */
     cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
-    leave_context(switched, previous);
+    libcuda_context_leave(switched, previous);
     if (driver_error != CUDA_SUCCESS) {
         CUresult none = CUDA_SUCCESS;
         atomic_compare_exchange_strong(&t->driver_error_owed, &none, driver_error);

@@ -284,11 +284,8 @@ void release_held(struct tracker *t);
 /* Gives up replaying: submits what was held back and backs the region off. */
 void fall_back(struct tracker *t, enum fallback_reason reason, const char *detail);
 
-/* Makes t's context current on this thread for work done on t's behalf; true if it switched (*previous: back to). */
+/* Makes t's context current for work done on t's behalf; true if it switched (undone by libcuda_context_leave). */
 bool enter_context_of(const struct tracker *t, CUcontext *previous);
-
-/* Makes previous current again if enter_context_of switched. */
-void leave_context(bool switched, CUcontext previous);
 
 /* Owes t's program the first error of work another thread did on t's behalf (its next cudaGetLastError). */
 void owe_error_to(struct tracker *t, cudaError_t error);

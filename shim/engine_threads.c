@@ -257,7 +257,7 @@ static bool hand_over_held(struct tracker *t, const struct call *c, enum fallbac
     end_sequence_handed_over(t, why, name);
     if (owed_before == cudaSuccess)
         owe_error_to(t, errors_owed(true)); /* the launch's own error (region_graph_launch owed it here) */
-    leave_context(switched, previous);
+    libcuda_context_leave(switched, previous);
     /* A complete occurrence was a sighting of r itself: r is still there. */
     log_debug("thread %u's region %u: this thread's %s takes its stream over (a hand-over): %s", t->thread_number, id,
               name, launch && r->stats.replays > replays ? "launched as its graph first"

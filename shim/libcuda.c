@@ -67,3 +67,18 @@ const char *libcuda_error_name(CUresult result)
     snprintf(unknown, sizeof unknown, "CUresult %d", (int)result);
     return unknown;
 }
+
+/* Makes context current on this thread if another is (or none); true if it switched (*previous: back to). */
+bool libcuda_context_enter(CUcontext context, CUcontext *previous)
+{
+    *previous = NULL;
+    return context != NULL && DEVICE_CALL(cuCtxGetCurrent, previous) == CUDA_SUCCESS && *previous != context &&
+           DEVICE_CALL(cuCtxSetCurrent, context) == CUDA_SUCCESS;
+}
+
+/* Makes previous current again if libcuda_context_enter switched. */
+void libcuda_context_leave(bool switched, CUcontext previous)
+{
+    if (switched)
+        (void)DEVICE_CALL(cuCtxSetCurrent, previous);
+}

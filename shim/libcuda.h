@@ -53,6 +53,12 @@ void *libcuda_proc_address(bool v2);
     (libcuda_device_fn(DEVICE_ID_##name) ? ((device_##name##_fn)libcuda_device_fn(DEVICE_ID_##name))(__VA_ARGS__) \
                                          : CUDA_ERROR_NOT_FOUND)
 
+/* Makes context current on this thread if another is (or none); true if it switched (*previous: back to). */
+bool libcuda_context_enter(CUcontext context, CUcontext *previous);
+
+/* Makes previous current again if libcuda_context_enter switched. */
+void libcuda_context_leave(bool switched, CUcontext previous);
+
 /* A driver result's name, for logs ("CUDA_ERROR_INVALID_VALUE"). */
 const char *libcuda_error_name(CUresult result);
 

@@ -36,12 +36,10 @@ static pthread_mutex_t owed_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult record_now(cudaEvent_t event, cudaStream_t stream, CUcontext context)
 {
     static atomic_bool told;
-    CUcontext mine = NULL;
-    bool switched = context != NULL && DEVICE_CALL(cuCtxGetCurrent, &mine) == CUDA_SUCCESS && mine != context &&
-                    DEVICE_CALL(cuCtxSetCurrent, context) == CUDA_SUCCESS;
+    CUcontext mine;
+    bool switched = libcuda_context_enter(context, &mine);
     CUresult err = DEVICE_CALL(cuEventRecord, event, stream);
-    if (switched)
-        (void)DEVICE_CALL(cuCtxSetCurrent, mine);
+    libcuda_context_leave(switched, mine);
     if (err != CUDA_SUCCESS && !atomic_exchange(&told, true))
         log_warn("event %p could not be recorded after the graph that recorded it (%s): what waits for it may "
                  "overtake the graph's work",

@@ -51,12 +51,10 @@ static int slot_of(cudaStream_t stream)
 static CUresult wait_now(cudaStream_t stream, cudaEvent_t event, CUcontext context)
 {
     static atomic_bool told;
-    CUcontext mine = NULL;
-    bool switched = context != NULL && DEVICE_CALL(cuCtxGetCurrent, &mine) == CUDA_SUCCESS && mine != context &&
-                    DEVICE_CALL(cuCtxSetCurrent, context) == CUDA_SUCCESS;
+    CUcontext mine;
+    bool switched = libcuda_context_enter(context, &mine);
     CUresult err = DEVICE_CALL(cuStreamWaitEvent, stream, event, 0);
-    if (switched)
-        (void)DEVICE_CALL(cuCtxSetCurrent, mine);
+    libcuda_context_leave(switched, mine);
     if (err != CUDA_SUCCESS && !atomic_exchange(&told, true))
         log_warn("stream %p could not be made to wait for a graph launched before it (%s): its later work may "
                  "overtake the graph's",
