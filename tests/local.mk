@@ -86,7 +86,7 @@ EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace 
 ## streams are used outside its region between replays, in every way that must settle a wait the stream owes;
 ## tests/owed_waits.sh compares it with the run without the shim and counts fork3's replay calls.
 check_PROGRAMS += tests/standin/fork_reuse
-tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c $(STANDIN_SCENARIO_INCS)
+tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c tests/standin/driver_axpy.h $(STANDIN_SCENARIO_INCS)
 tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_waits.sh
@@ -102,7 +102,7 @@ EXTRA_DIST += tests/owed_records.sh
 ## Calls in flight (issue 15, item 2): a second thread's calls down every forwarding path, then silence, while the
 ## first loops on the same stream; tests/in_flight.sh checks that the first thread's robust-path region replays.
 check_PROGRAMS += tests/standin/in_flight
-tests_standin_in_flight_SOURCES = tests/standin/in_flight.c $(STANDIN_SCENARIO_INCS)
+tests_standin_in_flight_SOURCES = tests/standin/in_flight.c tests/standin/driver_axpy.h $(STANDIN_SCENARIO_INCS)
 tests_standin_in_flight_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_in_flight_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/in_flight.sh

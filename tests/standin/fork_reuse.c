@@ -41,6 +41,7 @@
 #include <cuda.h>
 
 #include "../scenarios/scenario.h"
+#include "driver_axpy.h"
 
 #define N 2048
 
@@ -114,22 +115,6 @@ static void own_capture(void)
     CK(cudaGraphLaunch(x, s1));
     CK(cudaGraphExecDestroy(x));
     CK(cudaGraphDestroy(g));
-}
-
-/* y = alpha * x + y through the driver's cuLaunchKernel, as a library (or a static runtime) launches. */
-static void driver_axpy(float alpha, const float *x, float *y, cudaStream_t stream)
-{
-    static CUfunction f;
-    if (f == NULL) {
-        cudaFunction_t rf = NULL;
-        CK(cudaGetFuncBySymbol(&rf, (const void *)k_axpy));
-        f = (CUfunction)rf;
-    }
-    int n = N;
-    void *args[] = {&alpha, &x, &y, &n};
-    CUresult r = cuLaunchKernel(f, (N + 255) / 256, 1, 1, 256, 1, 1, 0, (CUstream)stream, args, NULL);
-    if (r != CUDA_SUCCESS)
-        printf("cuLaunchKernel failed: %d\n", (int)r);
 }
 
 /* A region of its own, launched on s4, forking onto s1 (reads c1); cut by a query if cut (a replay falls back). */
@@ -224,7 +209,7 @@ static void use(int it)
         break;
     case 9:
         boundary();
-        driver_axpy(1.0f, c1, dd, s1);
+        driver_axpy(1.0f, c1, dd, N, s1);
         break;
     case 10:
         boundary();

@@ -26,6 +26,7 @@
 #include <cuda.h>
 
 #include "../scenarios/scenario.h"
+#include "driver_axpy.h"
 
 #define N 2048
 
@@ -34,18 +35,6 @@ static float *x, *y, *z;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static bool second_done, first_done;
-
-/* y = alpha * x + y through the driver's cuLaunchKernel, as a library launches. */
-static void driver_axpy(float alpha, const float *xs, float *ys, cudaStream_t stream)
-{
-    cudaFunction_t rf = NULL;
-    CK(cudaGetFuncBySymbol(&rf, (const void *)k_axpy));
-    int n = N;
-    void *args[] = {&alpha, &xs, &ys, &n};
-    CUresult r = cuLaunchKernel((CUfunction)rf, (N + 255) / 256, 1, 1, 256, 1, 1, 0, (CUstream)stream, args, NULL);
-    if (r != CUDA_SUCCESS)
-        printf("cuLaunchKernel failed: %d\n", (int)r);
-}
 
 /* Sets flag under the lock and wakes the other thread. */
 static void announce(bool *flag)
@@ -88,7 +77,7 @@ static void *second(void *unused)
     if (makes("copy"))
         CK(cudaMemcpyAsync(z, y, N * sizeof(float), cudaMemcpyDeviceToDevice, s));
     if (makes("driver_launch"))
-        driver_axpy(0.25f, y, z, s);
+        driver_axpy(0.25f, y, z, N, s);
     if (makes("driver_memset") && r == CUDA_SUCCESS)
         r = cuMemsetD32Async((CUdeviceptr)(uintptr_t)y, 0, N, (CUstream)s);
     if (makes("driver_sync") && r == CUDA_SUCCESS)
