@@ -77,6 +77,10 @@ TESTS += \
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
 	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt
 
+## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
+TESTS += tests/host_cpus.sh
+EXTRA_DIST += tests/host_cpus.sh tools/host_cpus.py
+
 ## Ranks (issue 16): the rank in the log and trace, `reprise run` under a launcher, `reprise report TRACE...`.
 TESTS += tests/reprise_ranks.sh
 EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace tests/traces/one.report \
