@@ -14,6 +14,10 @@
 #define CEILING_LITTLE_PERCENT 10
 /* From this share on, the program is submission-bound. */
 #define CEILING_MUCH_PERCENT 50
+/* A thread's first span is start-up when at least this many spans follow it (it runs a loop)... */
+#define CEILING_WARMUP_MIN_SPANS 8
+/* ...and it is longer than this many times their mean. */
+#define CEILING_WARMUP_FACTOR 4
 
 /* The plural noun for an activity, for summaries ("launches"). */
 const char *activity_name(enum activity act)
@@ -47,6 +51,35 @@ double ceiling_share(const struct ceiling *c)
     return share < 1 ? share : 1;
 }
 
+/* Whether a thread's first span with node calls is start-up to leave out: a loop's, far longer than its other spans (rest). */
+bool ceiling_first_is_warmup(const struct ceiling *first, const struct ceiling *rest)
+{
+    return first->spans == 1 && rest->spans >= CEILING_WARMUP_MIN_SPANS &&
+           first->between_ns / CEILING_WARMUP_FACTOR > rest->between_ns / rest->spans;
+}
+
+/* Adds a thread's timings into total: its first span (first) and its later ones (rest), the first as warm-up if so. */
+void ceiling_add_thread(struct ceiling *total, const struct ceiling *first, const struct ceiling *rest)
+{
+    const struct ceiling *parts[2] = {rest, first};
+    bool warmup = ceiling_first_is_warmup(first, rest);
+    for (unsigned i = 0; i < 2; i++) {
+        const struct ceiling *c = parts[i];
+        total->sync_ns += c->sync_ns; /* waiting is neither span's */
+        total->warmup_ns += c->warmup_ns;
+        total->warmup_spans += c->warmup_spans;
+        if (i == 1 && warmup) {
+            total->warmup_ns += c->between_ns;
+            total->warmup_spans += c->spans;
+            continue;
+        }
+        total->node_calls += c->node_calls;
+        total->node_ns += c->node_ns;
+        total->between_ns += c->between_ns;
+        total->spans += c->spans;
+    }
+}
+
 /* The share in whole percent, rounded. */
 static unsigned ceiling_percent(const struct ceiling *c)
 {
@@ -74,11 +107,18 @@ bool describe_ceiling(const struct ceiling *c, char *line, size_t len)
     char inside[32], between[32];
     format_duration(c->node_ns, inside, sizeof inside);
     format_duration(c->between_ns, between, sizeof between);
+    char warmup[96] = "";
+    if (c->warmup_spans) {
+        char took[32];
+        format_duration(c->warmup_ns, took, sizeof took);
+        snprintf(warmup, sizeof warmup, "; start-up left out: %llu thread%s first span, %s", c->warmup_spans,
+                 c->warmup_spans == 1 ? "'s" : "s'", took);
+    }
     snprintf(line, len,
-             "submission calls took %u%% of the host time between syncs (%s of %s; %llu calls, %.2f us each): "
+             "submission calls took %u%% of the host time between syncs (%s of %s; %llu calls, %.2f us each%s): "
              "a graph can save at most about that",
              ceiling_percent(c), inside, between, c->node_calls,
-             c->node_calls ? (double)c->node_ns / 1e3 / (double)c->node_calls : 0.0);
+             c->node_calls ? (double)c->node_ns / 1e3 / (double)c->node_calls : 0.0, warmup);
     return true;
 }
 

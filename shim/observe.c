@@ -38,7 +38,8 @@ struct timings {
  */
 struct thread_counts {
     atomic_ullong hook_calls[HOOK_COUNT];
-    struct timings times;                        /* committed at each sync */
+    struct timings first; /* the thread's first span with node calls (ceiling_add_thread decides on it) */
+    struct timings times;                        /* its later spans, committed at each sync; and every sync's time */
     unsigned long long pending_calls, pending_ns; /* node calls since the last sync: only their thread sees them */
     uint64_t last_sync_end;                      /* the current span's start; 0: neither a sync nor a node call yet */
     struct stream_stats *streams;    /* by handle; added to by its thread under lock, read by others under it */
@@ -53,6 +54,7 @@ static atomic_ullong allocs_after_first_launch;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct thread_counts *live_threads;                  /* under registry_lock */
 static struct thread_counts retired = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* exited threads, under registry_lock */
+static struct ceiling retired_ceiling;                      /* their timings, under registry_lock */
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static __thread struct thread_counts *my_counts __attribute__((tls_model("initial-exec")));
@@ -88,13 +90,23 @@ static void merge_streams(struct stream_stats **into, const struct stream_stats 
     }
 }
 
-/* Adds timings from into into (into private or locked by the caller). */
-static void add_timings(struct timings *into, const struct timings *from)
+/* A thread's timings as the ceiling counts them, read relaxed while the thread may still run. */
+static struct ceiling timings_read(const struct timings *t)
 {
-    atomic_ullong *to[] = {&into->node_calls, &into->node_ns, &into->between_ns, &into->sync_ns, &into->spans};
-    const atomic_ullong *of[] = {&from->node_calls, &from->node_ns, &from->between_ns, &from->sync_ns, &from->spans};
-    for (unsigned i = 0; i < sizeof to / sizeof to[0]; i++)
-        atomic_fetch_add_explicit(to[i], atomic_load_explicit(of[i], memory_order_relaxed), memory_order_relaxed);
+    return (struct ceiling){
+        .node_calls = atomic_load_explicit(&t->node_calls, memory_order_relaxed),
+        .node_ns = atomic_load_explicit(&t->node_ns, memory_order_relaxed),
+        .between_ns = atomic_load_explicit(&t->between_ns, memory_order_relaxed),
+        .sync_ns = atomic_load_explicit(&t->sync_ns, memory_order_relaxed),
+        .spans = atomic_load_explicit(&t->spans, memory_order_relaxed),
+    };
+}
+
+/* Adds thread c's timings into total (policy/verdict.c: its first span left out if it was start-up). */
+static void add_thread_timings(struct ceiling *total, const struct thread_counts *c)
+{
+    struct ceiling first = timings_read(&c->first), rest = timings_read(&c->times);
+    ceiling_add_thread(total, &first, &rest);
 }
 
 /* Frees a table of stream counters. */
@@ -120,7 +132,7 @@ static void retire_thread(void *block)
     for (int id = 0; id < HOOK_COUNT; id++)
         atomic_fetch_add_explicit(&retired.hook_calls[id], atomic_load_explicit(&c->hook_calls[id],
                                   memory_order_relaxed), memory_order_relaxed);
-    add_timings(&retired.times, &c->times);
+    add_thread_timings(&retired_ceiling, c);
     merge_streams(&retired.streams, c->streams);
     pthread_mutex_unlock(&registry_lock);
     free_streams(&c->streams);
@@ -264,10 +276,13 @@ void observe_sync_done(uint64_t start)
     if (c == NULL)
         return;
     if (c->last_sync_end != 0 && start > c->last_sync_end) {
-        add_own(&c->times.between_ns, start - c->last_sync_end);
-        add_own(&c->times.node_ns, c->pending_ns);
-        add_own(&c->times.node_calls, c->pending_calls);
-        bump(&c->times.spans);
+        /* The thread's first span with node calls is kept apart: it may be start-up (ceiling_add_thread). */
+        struct timings *span =
+            c->pending_calls == 0 || atomic_load_explicit(&c->first.spans, memory_order_relaxed) ? &c->times : &c->first;
+        add_own(&span->between_ns, start - c->last_sync_end);
+        add_own(&span->node_ns, c->pending_ns);
+        add_own(&span->node_calls, c->pending_calls);
+        bump(&span->spans);
     }
     add_own(&c->times.sync_ns, end - start);
     c->pending_calls = c->pending_ns = 0;
@@ -355,17 +370,11 @@ static void add_to_profile(cudaStream_t stream, const struct activity_counts *co
 /* Every thread's committed timings added up. */
 static void timings_total(struct ceiling *out)
 {
-    struct timings sum = {0};
     pthread_mutex_lock(&registry_lock);
-    add_timings(&sum, &retired.times);
+    *out = retired_ceiling;
     for (const struct thread_counts *c = live_threads; c; c = c->next)
-        add_timings(&sum, &c->times);
+        add_thread_timings(out, c);
     pthread_mutex_unlock(&registry_lock);
-    *out = (struct ceiling){
-        .node_calls = atomic_load(&sum.node_calls), .node_ns = atomic_load(&sum.node_ns),
-        .between_ns = atomic_load(&sum.between_ns), .sync_ns = atomic_load(&sum.sync_ns),
-        .spans = atomic_load(&sum.spans),
-    };
 }
 
 /* The whole program's profile, for the verdict. */

@@ -169,8 +169,9 @@ void summary_at_exit(void)
     if (profile.timed) {
         const struct ceiling *c = &profile.ceiling;
         text_add(&t, ",\"ceiling\":{\"share\":%.4f,\"node_calls\":%llu,\"node_ns\":%llu,\"between_syncs_ns\":%llu,"
-                     "\"sync_ns\":%llu,\"spans\":%llu}",
-                 ceiling_share(c), c->node_calls, c->node_ns, c->between_ns, c->sync_ns, c->spans);
+                     "\"sync_ns\":%llu,\"spans\":%llu,\"warmup_ns\":%llu,\"warmup_spans\":%llu}",
+                 ceiling_share(c), c->node_calls, c->node_ns, c->between_ns, c->sync_ns, c->spans, c->warmup_ns,
+                 c->warmup_spans);
     }
     if (t.buf)
         trace_event("exit", "%s", t.buf);

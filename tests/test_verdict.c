@@ -88,5 +88,35 @@ int main(void)
     p.allocs_after_first_launch = 7, p.streams = 3, p.total.n[ACT_GRAPH_LAUNCH] = 2, p.total.n[ACT_QUERY] = 4;
     p.foreign_calls = 12;
     CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits, the ceiling's too */
+
+    /* Start-up: a thread's first span is left out when at least 8 spans follow and it is over 4x their mean. */
+    struct ceiling first = {.node_calls = 100, .node_ns = 400000, .between_ns = 280000000, .spans = 1};
+    struct ceiling rest = {.node_calls = 22200, .node_ns = 78000000, .between_ns = 146000000, .sync_ns = 9000,
+                           .spans = 222};
+    CHECK(ceiling_first_is_warmup(&first, &rest));
+    struct ceiling total = {0};
+    ceiling_add_thread(&total, &first, &rest);
+    CHECK(total.node_calls == 22200 && total.node_ns == 78000000 && total.between_ns == 146000000 &&
+          total.spans == 222 && total.sync_ns == 9000);
+    CHECK(total.warmup_ns == 280000000 && total.warmup_spans == 1);
+    CHECK(describe_ceiling(&total, line, sizeof line));
+    CHECK_CONTAINS(line, "took 53% of the host time between syncs (78.0 ms of 146.0 ms; 22200 calls, 3.51 us each; "
+                         "start-up left out: 1 thread's first span, 280.0 ms)");
+    ceiling_add_thread(&total, &first, &rest); /* a second thread like it: the totals add up */
+    CHECK(total.spans == 444 && total.warmup_spans == 2);
+    CHECK(describe_ceiling(&total, line, sizeof line));
+    CHECK_CONTAINS(line, "start-up left out: 2 threads' first span, 560.0 ms)");
+    first.between_ns = 4 * rest.between_ns / rest.spans; /* not more than 4x the mean: kept */
+    CHECK(!ceiling_first_is_warmup(&first, &rest));
+    first.between_ns = 280000000, rest.spans = 7; /* too few spans follow: not a loop's start-up */
+    CHECK(!ceiling_first_is_warmup(&first, &rest));
+    total = (struct ceiling){0};
+    ceiling_add_thread(&total, &first, &rest); /* kept: counted with the rest */
+    CHECK(total.node_calls == 22300 && total.between_ns == 426000000 && total.spans == 8 && total.warmup_spans == 0);
+    CHECK(describe_ceiling(&total, line, sizeof line) && strstr(line, "start-up") == NULL);
+    struct ceiling none = {0}; /* a thread with no span: nothing added, nothing left out */
+    total = (struct ceiling){0};
+    ceiling_add_thread(&total, &none, &rest);
+    CHECK(total.spans == 7 && total.warmup_spans == 0);
     return check_result("test_verdict");
 }

@@ -3,7 +3,7 @@
  * stand-in, to count what a held-back call costs the shim (callgrind;
  * tools/callgrind-auto runs it).
  *
- *     held_back_loop api|stub|driver [KERNELS [ITERS [HOST_US]]]
+ *     held_back_loop api|stub|driver [KERNELS [ITERS [HOST_US [FIRST_US]]]]
  *
  * Each iteration launches KERNELS small kernels on one non-blocking stream
  * and synchronises it: axpy with arguments that are the same every
@@ -16,7 +16,9 @@
  * the program's own text, as a program built with the static runtime does
  * (the shim's driver front door).  HOST_US (default 0) makes the host
  * sleep that long each iteration before the sync: work of its own between
- * syncs, which graphs cannot shorten (tests/ceiling.sh).
+ * syncs, which graphs cannot shorten (tests/ceiling.sh); FIRST_US (default
+ * 0) that long more in the first iteration only, as a JIT's compiles or a
+ * library's first-use set-up are (the ceiling leaves that span out).
  * Prints a checksum, which must not depend on the shim's mode.
  */
 #include <stdbool.h>
@@ -118,6 +120,7 @@ int main(int argc, char **argv)
     int kernels = argc > 2 ? atoi(argv[2]) : 100;
     int iters = argc > 3 ? atoi(argv[3]) : 1000;
     long host_us = argc > 4 ? atol(argv[4]) : 0;
+    long first_us = argc > 5 ? atol(argv[5]) : 0;
     require_device();
     float h[N];
     for (int i = 0; i < N; i++)
@@ -133,8 +136,9 @@ int main(int argc, char **argv)
     }
     for (int it = 0; it < iters; it++) {
         iteration(s, kernels, x, y, it, style);
-        if (host_us > 0) {
-            struct timespec pause = {host_us / 1000000, host_us % 1000000 * 1000};
+        long pause_us = host_us + (it == 0 ? first_us : 0);
+        if (pause_us > 0) {
+            struct timespec pause = {pause_us / 1000000, pause_us % 1000000 * 1000};
             while (nanosleep(&pause, &pause) != 0)
                 ;
         }

@@ -87,6 +87,8 @@ static void print_exit(const struct json *ev)
             .node_calls = (unsigned long long)json_num(timed, "node_calls", 0),
             .node_ns = (unsigned long long)json_num(timed, "node_ns", 0),
             .between_ns = (unsigned long long)json_num(timed, "between_syncs_ns", 0),
+            .warmup_ns = (unsigned long long)json_num(timed, "warmup_ns", 0),
+            .warmup_spans = (unsigned long long)json_num(timed, "warmup_spans", 0),
         };
         char line[VERDICT_LINE_LEN];
         if (describe_ceiling(&c, line, sizeof line))
