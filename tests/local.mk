@@ -90,7 +90,8 @@ EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace 
 ## streams are used outside its region between replays, in every way that must settle a wait the stream owes;
 ## tests/owed_waits.sh compares it with the run without the shim and counts fork3's replay calls.
 check_PROGRAMS += tests/standin/fork_reuse
-tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c tests/standin/driver_axpy.h $(STANDIN_SCENARIO_INCS)
+tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c tests/standin/driver_axpy.h tests/standin/fork3_loop.h \
+	$(STANDIN_SCENARIO_INCS)
 tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_waits.sh
@@ -98,7 +99,7 @@ EXTRA_DIST += tests/owed_waits.sh
 ## tests/standin/owed_records: fork3's loop whose events are observed between replays, every way the program can;
 ## tests/owed_records.sh compares it with the run without the shim and counts the records owed and made.
 check_PROGRAMS += tests/standin/owed_records
-tests_standin_owed_records_SOURCES = tests/standin/owed_records.c $(STANDIN_SCENARIO_INCS)
+tests_standin_owed_records_SOURCES = tests/standin/owed_records.c tests/standin/fork3_loop.h $(STANDIN_SCENARIO_INCS)
 tests_standin_owed_records_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_owed_records_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_records.sh

@@ -149,6 +149,26 @@ static inline int door_ever_driver(struct door d)
     return d.driver || d.flip;
 }
 
+/* Prints one door of a call of the given kind (--dump) after space: R runtime, D driver, F changing every few
+ * iterations, then how. */
+static inline void door_dump(const struct door *d, char kind, const char *space)
+{
+    if (!door_ever_driver(*d)) {
+        printf("%sR", space);
+        return;
+    }
+    printf("%s%s%s%s%s", space, d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
+           d->handle ? " handle" : "");
+    if (kind == 'l' && d->form)
+        printf(d->form == 1 ? " extra" : " Ex");
+    if (kind == 'm')
+        printf(" D%d", d->form * 8);
+    if ((kind == 'c' || kind == 'r') && d->form)
+        printf(kind == 'c' ? " cuMemcpyAsync" : " WithFlags");
+    if (d->flip)
+        printf(" every %d", d->flip);
+}
+
 /* ------------------------------------------------------------ the driver's entry points */
 
 enum door_fn {

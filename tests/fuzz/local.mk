@@ -9,7 +9,7 @@
 
 check_PROGRAMS += tests/fuzz/random_program
 tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
-	tests/report.h kernels/kernels.h
+	tests/fuzz/fuzz_stress.h tests/report.h kernels/kernels.h
 tests_fuzz_random_program_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lm
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
@@ -21,7 +21,7 @@ EXTRA_DIST += tests/fuzz/differential.sh tests/fuzz/door_checks.sh
 ## tests/fuzz/threads_differential.sh compares REPRISE_MODE=off and auto.
 check_PROGRAMS += tests/fuzz/random_threads
 tests_fuzz_random_threads_SOURCES = tests/fuzz/random_threads.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
-	tests/report.h kernels/kernels.h
+	tests/fuzz/fuzz_stress.h tests/report.h kernels/kernels.h
 tests_fuzz_random_threads_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_fuzz_random_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 

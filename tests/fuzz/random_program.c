@@ -88,9 +88,7 @@
 #include "../report.h"
 #include "fuzz_random.h"
 #include "fuzz_door.h"
-
-extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
-                                      size_t sharedMem, cudaStream_t stream);
+#include "fuzz_stress.h"
 
 #define MAX_STREAMS 5
 #define MAX_BUFFERS 8
@@ -155,16 +153,12 @@ struct op {
     int off, off2, len; /* in floats: destination offset, source offset, length */
     int ev;
     int which;      /* pinned/pageable source, host data */
-    int geo;        /* kernel: its geometry changes every `every` iterations (enum geometry) */
+    int geo;        /* kernel: its geometry changes every `every` iterations (enum geometry, fuzz_stress.h) */
     int every, phase; /* the period of a change (geometry, big_arg's word, fault, own_graph's capture) */
     int variant;    /* what a stress kind does (see its gen_ function) */
     int slot;       /* OP_HOST_STAGE, OP_OWN_GRAPH, OP_MAPPED_SPIN: its private resources */
     struct door d[4]; /* the doors of its calls (fuzz_door.h; door_slots says how many it uses) */
 };
-
-/* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
-enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
-static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
 
 /* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN,
@@ -699,25 +693,9 @@ static void dump_doors(const struct op *o)
     if (!*slots)
         return;
     printf("  [");
-    for (int j = 0; slots[j]; j++) {
-        const struct door *d = &o->d[j];
-        if (slots[j] == '-')
-            continue;
-        if (!door_ever_driver(*d)) {
-            printf("%sR", j ? " " : "");
-            continue;
-        }
-        printf("%s%s%s%s%s", j ? " " : "", d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
-               d->handle ? " handle" : "");
-        if (slots[j] == 'l' && d->form)
-            printf(d->form == 1 ? " extra" : " Ex");
-        if (slots[j] == 'm')
-            printf(" D%d", d->form * 8);
-        if ((slots[j] == 'c' || slots[j] == 'r') && d->form)
-            printf(slots[j] == 'c' ? " cuMemcpyAsync" : " WithFlags");
-        if (d->flip)
-            printf(" every %d", d->flip);
-    }
+    for (int j = 0; slots[j]; j++)
+        if (slots[j] != '-')
+            door_dump(&o->d[j], slots[j], j ? " " : "");
     printf("]");
 }
 
@@ -897,12 +875,6 @@ static enum cudaMemcpyKind kind_of(const struct op *o, enum cudaMemcpyKind kind)
     return o->default_kind ? cudaMemcpyDefault : kind;
 }
 
-/* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
-struct stage {
-    float *in, *out;
-    int len, variant;
-    unsigned calls;
-};
 static struct stage stages[MAX_STAGES];
 static cudaGraphExec_t own_exec[MAX_OWN_GRAPHS];
 static volatile int *spin_flags; /* OP_MAPPED_SPIN: cudaHostAllocMapped, one int a slot */
@@ -930,34 +902,6 @@ static void mapped_spin(const struct op *o, int it, int index, cudaStream_t s)
     }
 }
 static const unsigned char set_values[] = {0x00, 0x3c, 0x3e, 0x3f, 0x40, 0xbf};
-
-/* OP_HOST_STAGE's host function: writes what the next copy reads (variant 1: from what the copy before brought). */
-static void CUDART_CB stage_fn(void *arg)
-{
-    struct stage *st = arg;
-    for (int j = 0; j < st->len; j++)
-        st->out[j] = st->variant ? st->in[j] * 0.5f + (float)(st->calls % 8) * 0.125f
-                                 : (float)((int)((st->calls * 7u + (unsigned)j * 13u) % 64u) - 32) * 0.0625f;
-    st->calls++;
-}
-
-/* A kernel's geometry in iteration it, for one whose geometry changes every o->every iterations (a cycle of three). */
-static void change_geometry(const struct op *o, int it, dim3 *grid, dim3 *block, size_t *shared)
-{
-    int phase = (it / o->every) % 3;
-    static const unsigned divide[] = {1, 2, 4}, more_blocks[] = {0, 1, 3};
-    static const size_t dynamic[] = {0, 2048, 8192};
-    switch (o->geo) {
-    case GEO_BLOCK:
-        block->x /= divide[phase];
-        if (grid->x > 1 || (o->k != K_REDUCE && o->k != K_EMPTY))
-            grid->x = (unsigned)((P.n + (int)block->x - 1) / (int)block->x);
-        break;
-    case GEO_SHARED: *shared = phase ? dynamic[phase] : *shared; break;
-    case GEO_GRID: grid->x += more_blocks[phase]; break;
-    default: break;
-    }
-}
 
 /* OP_OWN_GRAPH in a capture iteration: captures its calls, then updates its executable graph or makes a new one. */
 static void own_capture(const struct op *o, int it, int index, cudaStream_t s)
@@ -1013,8 +957,7 @@ static void run_stress_op(const struct op *o, int it, int index)
     switch (o->kind) {
     case OP_BIG_ARG: {
         struct k_big_arg_table table;
-        fill_host(table.w, K_BIG_ARG_WORDS, (unsigned)o->ival);
-        table.w[o->off] = (float)((it / o->every) % 8) * 0.25f - 1.0f; /* the one word that changes */
+        big_arg_table(&table, (unsigned)o->ival, o->off, o->every, it);
         float *y = buffers[o->b[0]];
         if (o->n_vary)
             n = P.n - (it % 3) * 5;
@@ -1064,13 +1007,8 @@ static void run_stress_op(const struct op *o, int it, int index)
         if (it < o->phase || (it - o->phase) % o->every != 0)
             break;
         float *y = buffers[o->b[0]], v = 2.0f;
-        dim3 bad_grid = {1, 1, 1}, bad_block = {2048, 1, 1};
-        switch (o->variant) {
-        case 1: bad_block = (dim3){32, 32, 2}; break;
-        case 2: bad_grid.x = 0, bad_block.x = 128; break;
-        case 3: bad_grid.y = 0, bad_block.x = 128; break;
-        default: break;
-        }
+        dim3 bad_grid, bad_block;
+        fault_geometry(o->variant, &bad_grid, &bad_block);
         check(launch_door(DOOR(0), (const void *)k_fill, bad_grid, bad_block, (void *[]){&y, &v, &n}, 0, s, o->via_launch), it,
               index, "fault launch", 0);
         if (o->ival == 0)
@@ -1142,8 +1080,8 @@ static void run_op(const struct op *o, int it, int index)
         default: fn = (const void *)k_apply_coef, args[0] = &b0, args[1] = &n; break;
         }
         size_t shared = (size_t)o->shared;
-        if (o->geo)
-            change_geometry(o, it, &grid, &block, &shared);
+        if (o->geo) /* K_REDUCE and K_EMPTY launch one block */
+            change_geometry(o->geo, o->every, it, P.n, o->k != K_REDUCE && o->k != K_EMPTY, &grid, &block, &shared);
         check(launch_door(DOOR(0), fn, grid, block, o->k == K_EMPTY ? NULL : args, shared, s, o->via_launch), it, index,
               kernel_names[o->k], 0);
         break;

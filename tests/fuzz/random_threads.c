@@ -147,9 +147,7 @@
 #include "../report.h"
 #include "fuzz_random.h"
 #include "fuzz_door.h"
-
-extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
-                                      size_t sharedMem, cudaStream_t stream);
+#include "fuzz_stress.h"
 
 #define MAX_THREADS 3
 #define MAX_STREAMS 4
@@ -207,10 +205,6 @@ static const char *const op_names[] = {"kernel",       "d2d",          "memset",
                                        "lock",         "unlock",       "mailbox",     "big_arg",      "rotate",
                                        "host_stage",   "fault",        "mapped_spin",  "relay_give",   "relay_go",
                                        "relay_after",  "relay_wait",   "relay_back"};
-
-/* How a kernel's launch geometry changes every `every` iterations (a cycle of three). */
-enum geometry { GEO_FIXED, GEO_BLOCK, GEO_SHARED, GEO_GRID };
-static const char *const geometry_names[] = {"fixed", "block", "shared", "grid"};
 
 /* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_SHARED_STREAM, ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_MAPPED_SPIN,
@@ -273,7 +267,7 @@ struct op {
     int off, off2, len; /* in floats: destination offset, source offset, length */
     int ev;      /* private event */
     int channel; /* -1: every iteration; else only in this channel's handoff iterations (or its channel) */
-    int geo;     /* kernel: its geometry changes every `every` iterations (enum geometry) */
+    int geo;     /* kernel: its geometry changes every `every` iterations (enum geometry, fuzz_stress.h) */
     int every, phase; /* the period of a change (geometry, big_arg's word, fault) */
     int variant; /* what a stress kind or mailbox does */
     int via;     /* launched through __cudaLaunchKernel */
@@ -1047,25 +1041,6 @@ static void runtime_only(void)
     }
 }
 
-/* Prints one door (--dump): R runtime, D driver, F changing every few iterations, then how. */
-static void dump_door(const struct door *d, char kind)
-{
-    if (!door_ever_driver(*d)) {
-        printf(" R");
-        return;
-    }
-    printf(" %s%s%s%s", d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
-           d->handle ? " handle" : "");
-    if (kind == 'l' && d->form)
-        printf(d->form == 1 ? " extra" : " Ex");
-    if (kind == 'm')
-        printf(" D%d", d->form * 8);
-    if ((kind == 'c' || kind == 'r') && d->form)
-        printf(kind == 'c' ? " cuMemcpyAsync" : " WithFlags");
-    if (d->flip)
-        printf(" every %d", d->flip);
-}
-
 /* Prints an operation's doors (--dump). */
 static void dump_doors(const struct op *o)
 {
@@ -1075,7 +1050,7 @@ static void dump_doors(const struct op *o)
     printf("  [");
     for (int j = 0; slots[j]; j++)
         if (slots[j] != '-')
-            dump_door(&o->d[j], slots[j]);
+            door_dump(&o->d[j], slots[j], " ");
     printf(" ]");
 }
 
@@ -1188,9 +1163,9 @@ static void dump(void)
                c, ch->producer, ch->buffer, ch->publish_stream, ch->consumer, ch->read_stream, ch->every, ch->phase,
                handoff_names[ch->handoff], done_names[ch->done]);
         printf("  handoff door");
-        dump_door(&ch->handoff_door, 'l');
+        door_dump(&ch->handoff_door, 'l', " ");
         printf(", done door");
-        dump_door(&ch->done_door, 'l');
+        door_dump(&ch->done_door, 'l', " ");
         printf("\n");
     }
     for (int t = 0; t < P.nthreads; t++) {
@@ -1259,13 +1234,6 @@ static int *spin_flags_device;
 static int segment_posted[MAX_PAIRS], segment_done[MAX_PAIRS];
 /* The relay's host hand-overs: the last iteration the giver gave, the receiver gave back, the giver read after. */
 static int relay_given = -1, relay_back = -1, relay_after = -1;
-
-/* OP_HOST_STAGE's state: pinned areas touched only by its stream's copies and its host function. */
-struct stage {
-    float *in, *out;
-    int len, variant;
-    unsigned calls;
-};
 
 /* A host function's state: one per stream, touched only by that stream's host functions. */
 struct host_calls {
@@ -1337,20 +1305,8 @@ static cudaError_t launch_op(const struct op *o, int it, const void *k, unsigned
 {
     dim3 g = {grid, 1, 1}, b = {block, 1, 1};
     size_t shared = 0;
-    if (o->geo) {
-        static const unsigned divide[] = {1, 2, 4}, more_blocks[] = {0, 1, 3};
-        static const size_t dynamic[] = {0, 2048, 8192};
-        int phase = (it / o->every) % 3;
-        switch (o->geo) {
-        case GEO_BLOCK:
-            b.x /= divide[phase];
-            if (o->k != K_REDUCE && o->k != K_EMPTY)
-                g.x = ((unsigned)P.n + b.x - 1) / b.x;
-            break;
-        case GEO_SHARED: shared = dynamic[phase]; break;
-        default: g.x += more_blocks[phase]; break;
-        }
-    }
+    if (o->geo) /* K_REDUCE and K_EMPTY launch one block */
+        change_geometry(o->geo, o->every, it, P.n, o->k != K_REDUCE && o->k != K_EMPTY, &g, &b, &shared);
     return door_launch(door_at(o->d[0], it), k, g, b, args, shared, s, o->via);
 }
 
@@ -1364,16 +1320,6 @@ static cudaError_t launch1d_door(struct door d, const void *k, unsigned grid, un
 
 /* Call j of operation o in iteration it goes through this door. */
 #define DOOR(j) door_at(o->d[j], it)
-
-/* OP_HOST_STAGE's host function: writes what the next copy reads (variant 1: from what the copy before brought). */
-static void CUDART_CB stage_fn(void *arg)
-{
-    struct stage *st = arg;
-    for (int j = 0; j < st->len; j++)
-        st->out[j] = st->variant ? st->in[j] * 0.5f + (float)(st->calls % 8) * 0.125f
-                                 : (float)((int)((st->calls * 7u + (unsigned)j * 13u) % 64u) - 32) * 0.0625f;
-    st->calls++;
-}
 
 /* Runs a pair's or stress kind's operation of thread t's body in iteration it. */
 static void run_stress_op(struct worker *w, const struct op *o, int it, int index, cudaStream_t s)
@@ -1429,8 +1375,7 @@ static void run_stress_op(struct worker *w, const struct op *o, int it, int inde
     }
     case OP_BIG_ARG: {
         struct k_big_arg_table table;
-        fill_host(table.w, K_BIG_ARG_WORDS, (unsigned)o->ival);
-        table.w[o->off] = (float)((it / o->every) % 8) * 0.25f - 1.0f; /* the one word that changes */
+        big_arg_table(&table, (unsigned)o->ival, o->off, o->every, it);
         float *y = buffers[t][o->b[0]];
         check(w, launch_op(o, it, (const void *)k_big_arg, grid, block, (void *[]){&y, &table, &n}, s), it, index,
               "big_arg");
@@ -1484,13 +1429,8 @@ static void run_stress_op(struct worker *w, const struct op *o, int it, int inde
         if (it < o->phase || (it - o->phase) % o->every != 0)
             break;
         float *y = buffers[t][o->b[0]], v = 2.0f;
-        dim3 bad_grid = {1, 1, 1}, bad_block = {2048, 1, 1};
-        if (o->variant == 1)
-            bad_block = (dim3){32, 32, 2};
-        else if (o->variant == 2)
-            bad_grid.x = 0, bad_block.x = 128;
-        else if (o->variant == 3)
-            bad_grid.y = 0, bad_block.x = 128;
+        dim3 bad_grid, bad_block;
+        fault_geometry(o->variant, &bad_grid, &bad_block);
         void *args[] = {&y, &v, &n};
         cudaError_t e = door_launch(DOOR(0), (const void *)k_fill, bad_grid, bad_block, args, 0, s, o->via);
         check(w, e, it, index, "fault launch");

@@ -42,57 +42,13 @@
 
 #include "../scenarios/scenario.h"
 #include "driver_axpy.h"
+#include "fork3_loop.h" /* N; s, s1..s3, sr, the fork3 events and buffers; fork_join, boundary, host_read... */
 
-#define N 2048
-
-static cudaStream_t s, s1, s2, s3, s4, s5, sr;
-static cudaEvent_t fork_ev, j1, j2, j3, e1, e2, e4, e5, idle;
-static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d3, *d4, *dl, *dc, *dd, *db, *dr, *dm, *scratch;
+static cudaStream_t s4, s5;
+static cudaEvent_t e1, e2, e4, e5;
+static float *d1, *d3, *d4, *dl, *dc, *dd, *db, *dr, *dm, *scratch;
 static float *d5, *d52, *scratch5;
-static float *pinned;
-static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read */
 static int iters = 280;
-
-/* The region: fork onto s1, s2 and s3, two kernels each, join into s. */
-static void fork_join(int it)
-{
-    k_add_step_on(a, 0.5f, it, N, s);
-    CK(cudaEventRecord(fork_ev, s));
-    CK(cudaStreamWaitEvent(s1, fork_ev, 0));
-    CK(cudaStreamWaitEvent(s2, fork_ev, 0));
-    CK(cudaStreamWaitEvent(s3, fork_ev, 0));
-    k_combine_on(a, b, t1, N, s1); /* t1: s1's alone */
-    k_combine_on(t1, b, c1, N, s1);
-    k_combine_on(b, a, c2, N, s2);
-    k_add_step_on(c2, 1.0f, it, N, s2);
-    k_combine_on(a, a, c3, N, s3);
-    k_scale_on(c3, -0.25f, N, s3);
-    CK(cudaEventRecord(j1, s1));
-    CK(cudaEventRecord(j2, s2));
-    CK(cudaEventRecord(j3, s3));
-    CK(cudaStreamWaitEvent(s, j1, 0));
-    CK(cudaStreamWaitEvent(s, j2, 0));
-    CK(cudaStreamWaitEvent(s, j3, 0));
-    k_axpy_on(1.0f, c1, acc, N, s);
-    k_axpy_on(0.5f, c2, acc, N, s);
-    k_axpy_on(0.25f, c3, acc, N, s);
-}
-
-/* Ends the region without touching a stream (an event never recorded is complete). */
-static void boundary(void)
-{
-    CK(cudaEventQuery(idle));
-}
-
-/* Folds a device buffer into the host sum, copied on a stream of its own (the legacy stream would be ordered). */
-static void host_read(const float *dev)
-{
-    CK(cudaMemcpyAsync(pinned, dev, N * sizeof(float), cudaMemcpyDeviceToHost, sr));
-    CK(cudaStreamSynchronize(sr));
-    const unsigned char *p = (const unsigned char *)pinned;
-    for (size_t i = 0; i < N * sizeof(float); i++)
-        host_sum = (host_sum ^ p[i]) * 1099511628211ull;
-}
 
 /* Another thread's kernel on s3 (reads c3), and its sync of s3. */
 static void *other_thread(void *unused)
@@ -127,15 +83,6 @@ static void fork_from_s4(bool cut)
         (void)cudaStreamQuery(s4);
     CK(cudaEventRecord(e1, s1));
     CK(cudaStreamWaitEvent(s4, e1, 0));
-}
-
-/* A library's 2-D memset of a buffer (256-byte rows), a driver call that is no node of the fast path's graphs. */
-static void library_memset(float *dst, unsigned char value, cudaStream_t stream)
-{
-    CUresult r = cuMemsetD2D8Async((CUdeviceptr)(uintptr_t)dst, 256, value, 256, N * sizeof(float) / 256,
-                                   (CUstream)stream);
-    if (r != CUDA_SUCCESS)
-        printf("cuMemsetD2D8Async failed: %d\n", (int)r);
 }
 
 /* Kernels on s1 (the first reads c1) and a library's memset there: their region takes the robust path. */

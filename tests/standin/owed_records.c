@@ -33,59 +33,21 @@
 #include <cuda.h>
 
 #include "../scenarios/scenario.h"
+#include "fork3_loop.h" /* N; s, s1..s3, sr, the fork3 events and buffers; fork_join, boundary, host_read... */
 
-#define N 2048
-
-static cudaStream_t s, s1, s2, s3, s4, s5, sr;
-static cudaEvent_t fork_ev, j1, j2, j3, idle, tstart, tstop;
-static float *a, *b, *t1, *c1, *c2, *c3, *acc, *d1, *d2, *d3, *d4, *d5, *dc, *da, *db, *dg, *dr, *scratch;
+static cudaStream_t s4, s5;
+static cudaEvent_t tstart, tstop;
+static float *d1, *d2, *d3, *d4, *d5, *dc, *da, *db, *dg, *dr, *scratch;
 static cudaGraphExec_t own_graph; /* captured once: a wait for j2 (recorded outside it) and a kernel */
-static float *pinned;
-static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read */
 static int iters = 300;
 static volatile int host_seen; /* the host function's flag */
 
-/* The region: fork onto s1, s2 and s3, two kernels each, join into s (timed from start to stop). */
-static void fork_join(int it)
+/* The region (fork3_loop.h), timed from tstart to tstop. */
+static void timed_fork_join(int it)
 {
     CK(cudaEventRecord(tstart, s));
-    k_add_step_on(a, 0.5f, it, N, s);
-    CK(cudaEventRecord(fork_ev, s));
-    CK(cudaStreamWaitEvent(s1, fork_ev, 0));
-    CK(cudaStreamWaitEvent(s2, fork_ev, 0));
-    CK(cudaStreamWaitEvent(s3, fork_ev, 0));
-    k_combine_on(a, b, t1, N, s1);
-    k_combine_on(t1, b, c1, N, s1);
-    k_combine_on(b, a, c2, N, s2);
-    k_add_step_on(c2, 1.0f, it, N, s2);
-    k_combine_on(a, a, c3, N, s3);
-    k_scale_on(c3, -0.25f, N, s3);
-    CK(cudaEventRecord(j1, s1));
-    CK(cudaEventRecord(j2, s2));
-    CK(cudaEventRecord(j3, s3));
-    CK(cudaStreamWaitEvent(s, j1, 0));
-    CK(cudaStreamWaitEvent(s, j2, 0));
-    CK(cudaStreamWaitEvent(s, j3, 0));
-    k_axpy_on(1.0f, c1, acc, N, s);
-    k_axpy_on(0.5f, c2, acc, N, s);
-    k_axpy_on(0.25f, c3, acc, N, s);
+    fork_join(it);
     CK(cudaEventRecord(tstop, s));
-}
-
-/* Ends the region without touching a stream (an event never recorded is complete). */
-static void boundary(void)
-{
-    CK(cudaEventQuery(idle));
-}
-
-/* Folds a device buffer into the host sum, copied on a stream of its own. */
-static void host_read(const float *dev)
-{
-    CK(cudaMemcpyAsync(pinned, dev, N * sizeof(float), cudaMemcpyDeviceToHost, sr));
-    CK(cudaStreamSynchronize(sr));
-    const unsigned char *p = (const unsigned char *)pinned;
-    for (size_t i = 0; i < N * sizeof(float); i++)
-        host_sum = (host_sum ^ p[i]) * 1099511628211ull;
 }
 
 /* Another thread's wait for j3 on s5 and a kernel there (reads c3), and its sync. */
@@ -123,15 +85,6 @@ static void capture_own_graph(void)
     CK(cudaStreamEndCapture(s5, &g));
     CK(cudaGraphInstantiate(&own_graph, g, 0));
     CK(cudaGraphDestroy(g));
-}
-
-/* A library's 2-D memset (256-byte rows), a driver call that is no node of the fast path's graphs. */
-static void library_memset(float *dst, unsigned char value, cudaStream_t stream)
-{
-    CUresult r = cuMemsetD2D8Async((CUdeviceptr)(uintptr_t)dst, 256, value, 256, N * sizeof(float) / 256,
-                                   (CUstream)stream);
-    if (r != CUDA_SUCCESS)
-        printf("cuMemsetD2D8Async failed: %d\n", (int)r);
 }
 
 /* A host function that spins until the host has seen j1 complete (two seconds at most, then says so). */
@@ -268,7 +221,7 @@ int main(int argc, char **argv)
     CK(cudaDeviceSynchronize());
     capture_own_graph();
     for (int it = 0; it < iters; it++) {
-        fork_join(it);
+        timed_fork_join(it);
         observe(it);
         CK(cudaDeviceSynchronize()); /* the next region overwrites what the observation read */
     }
