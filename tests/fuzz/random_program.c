@@ -660,10 +660,10 @@ static void assign_doors(uint64_t seed)
     for (int i = 0; i < P.count; i++) {
         struct op *o = &P.ops[i];
         const char *slots = door_slots(o);
-        int driver = 0;
+        int slot_count = (int)strlen(slots), driver = 0;
         for (int j = 0; j < 4; j++) {
-            o->d[j] = door_pick(P.door_share, slots[j] ? slots[j] : 'o');
-            if (j < (int)strlen(slots) && slots[j] != '-')
+            o->d[j] = door_pick(P.door_share, j < slot_count ? slots[j] : 'o'); /* never past the string's end */
+            if (j < slot_count && slots[j] != '-')
                 driver |= door_ever_driver(o->d[j]);
         }
         driver_ops += driver;
