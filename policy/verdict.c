@@ -14,7 +14,7 @@
 #define CEILING_LITTLE_PERCENT 10
 /* From this share on, the program is submission-bound. */
 #define CEILING_MUCH_PERCENT 50
-/* A thread's first span is start-up when at least this many spans follow it (it runs a loop)... */
+/* A thread's first span is start-up when at least this many spans with node calls follow it (it runs a loop)... */
 #define CEILING_WARMUP_MIN_SPANS 8
 /* ...and it is longer than this many times their mean. */
 #define CEILING_WARMUP_FACTOR 4
@@ -54,8 +54,9 @@ double ceiling_share(const struct ceiling *c)
 /* Whether a thread's first span with node calls is start-up to leave out: a loop's, far longer than its other spans (rest). */
 bool ceiling_first_is_warmup(const struct ceiling *first, const struct ceiling *rest)
 {
-    return first->spans == 1 && rest->spans >= CEILING_WARMUP_MIN_SPANS &&
-           first->between_ns / CEILING_WARMUP_FACTOR > rest->between_ns / rest->spans;
+    /* Against spans with calls only: a loop's last syncs in a row (copies back) must not make its one span "long". */
+    return first->spans == 1 && rest->call_spans >= CEILING_WARMUP_MIN_SPANS &&
+           first->between_ns / CEILING_WARMUP_FACTOR > rest->call_spans_ns / rest->call_spans;
 }
 
 /* Adds a thread's timings into total: its first span (first) and its later ones (rest), the first as warm-up if so. */
@@ -77,6 +78,8 @@ void ceiling_add_thread(struct ceiling *total, const struct ceiling *first, cons
         total->node_ns += c->node_ns;
         total->between_ns += c->between_ns;
         total->spans += c->spans;
+        total->call_spans += c->call_spans;
+        total->call_spans_ns += c->call_spans_ns;
     }
 }
 

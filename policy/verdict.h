@@ -26,6 +26,8 @@ struct ceiling {
     unsigned long long between_ns;  /* host time between syncs, those calls included */
     unsigned long long sync_ns;     /* host time inside the syncs (waiting for the device, mostly) */
     unsigned long long spans;       /* spans between two syncs */
+    unsigned long long call_spans;    /* those of the spans with node calls in them */
+    unsigned long long call_spans_ns; /* and their host time */
     unsigned long long warmup_ns;   /* host time of the first spans left out as start-up (in none of the above) */
     unsigned long long warmup_spans; /* how many: one at most per thread */
 };

@@ -22,7 +22,7 @@ struct stream_stats {
 
 /* The ceiling's timings (observe mode), as struct ceiling counts them. */
 struct timings {
-    atomic_ullong node_calls, node_ns, between_ns, sync_ns, spans;
+    atomic_ullong node_calls, node_ns, between_ns, sync_ns, spans, call_spans, call_spans_ns;
 };
 
 /* A few recently used streams per thread, so the common case is no hash lookup. */
@@ -99,6 +99,8 @@ static struct ceiling timings_read(const struct timings *t)
         .between_ns = atomic_load_explicit(&t->between_ns, memory_order_relaxed),
         .sync_ns = atomic_load_explicit(&t->sync_ns, memory_order_relaxed),
         .spans = atomic_load_explicit(&t->spans, memory_order_relaxed),
+        .call_spans = atomic_load_explicit(&t->call_spans, memory_order_relaxed),
+        .call_spans_ns = atomic_load_explicit(&t->call_spans_ns, memory_order_relaxed),
     };
 }
 
@@ -283,6 +285,10 @@ void observe_sync_done(uint64_t start)
         add_own(&span->node_ns, c->pending_ns);
         add_own(&span->node_calls, c->pending_calls);
         bump(&span->spans);
+        if (c->pending_calls) {
+            bump(&span->call_spans);
+            add_own(&span->call_spans_ns, start - c->last_sync_end);
+        }
     }
     add_own(&c->times.sync_ns, end - start);
     c->pending_calls = c->pending_ns = 0;

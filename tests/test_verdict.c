@@ -92,7 +92,7 @@ int main(void)
     /* Start-up: a thread's first span is left out when at least 8 spans follow and it is over 4x their mean. */
     struct ceiling first = {.node_calls = 100, .node_ns = 400000, .between_ns = 280000000, .spans = 1};
     struct ceiling rest = {.node_calls = 22200, .node_ns = 78000000, .between_ns = 146000000, .sync_ns = 9000,
-                           .spans = 222};
+                           .spans = 222, .call_spans = 222, .call_spans_ns = 146000000};
     CHECK(ceiling_first_is_warmup(&first, &rest));
     struct ceiling total = {0};
     ceiling_add_thread(&total, &first, &rest);
@@ -108,7 +108,11 @@ int main(void)
     CHECK_CONTAINS(line, "start-up left out: 2 threads' first span, 560.0 ms)");
     first.between_ns = 4 * rest.between_ns / rest.spans; /* not more than 4x the mean: kept */
     CHECK(!ceiling_first_is_warmup(&first, &rest));
-    first.between_ns = 280000000, rest.spans = 7; /* too few spans follow: not a loop's start-up */
+    first.between_ns = 280000000;
+    /* One long span of launches, then copies back in a row (syncs with nothing between): no loop, kept. */
+    struct ceiling copies_back = {.between_ns = 50000, .spans = 10};
+    CHECK(!ceiling_first_is_warmup(&first, &copies_back));
+    rest.spans = 7, rest.call_spans = 7; /* too few spans follow: not a loop's start-up */
     CHECK(!ceiling_first_is_warmup(&first, &rest));
     total = (struct ceiling){0};
     ceiling_add_thread(&total, &first, &rest); /* kept: counted with the rest */
