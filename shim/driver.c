@@ -23,6 +23,7 @@
 #include "engine.h"
 #include "engine_fast.h"
 #include "foreign.h"
+#include "runtime.h"
 #include "libcuda.h"
 #include "log.h"
 #include "observe.h"
@@ -157,6 +158,26 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
             owed_records_settle((cudaStream_t)(stream), NULL);                                            \
         }                                                                                                 \
     } while (0)
+/*
+ * The runtime's driver call while no call into the runtime that the shim
+ * knows of is under way (runtime_calls_known): made for a runtime function
+ * the shim does not hook, work the engine has not seen.  A boundary, as a
+ * library's call (unhooked_runtime_call); a wait returns held-back work's
+ * errors as the foreign ones do.
+ */
+#define RUNTIME_UNHOOKED_CALL(name, args, stream, waits)                                                  \
+    do {                                                                                                  \
+        if (unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream))) {                            \
+            CUresult result = real args; /* into the shim's capture */                                    \
+            engine_foreign_done();                                                                        \
+            return result;                                                                                \
+        }                                                                                                 \
+        CUresult result = real args;                                                                      \
+        engine_forwarded();                                                                               \
+        if (waits)                                                                                        \
+            return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                          \
+        return result;                                                                                    \
+    } while (0)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
@@ -188,6 +209,9 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
                 CUresult result = real args;                                                              \
                 engine_forwarded(); /* in flight until here, as any foreign call */                       \
                 return result;                                                                            \
+            } else if (shim_auto && runtime_calls_known == 0 &&                                           \
+                       driver_kind_ordered(DRIVER_KIND_##kind)) {                                         \
+                RUNTIME_UNHOOKED_CALL(name, args, stream, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);        \
             } else {                                                                                      \
                 RUNTIME_WORK_SETTLES(stream);                                                             \
             }                                                                                             \
@@ -237,6 +261,8 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
             CUresult result = real args;                                                                  \
             engine_forwarded();                                                                           \
             return result;                                                                                \
+        } else if (__builtin_expect(shim_auto, 0) && runtime_calls_known == 0) {                          \
+            RUNTIME_UNHOOKED_CALL(name, args, stream, false);                                             \
         } else if (__builtin_expect(shim_observing, 0)) {                                                \
             RUNTIME_WORK_SETTLES(stream);                                                                 \
         }                                                                                                 \

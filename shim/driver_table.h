@@ -2,6 +2,8 @@
 #ifndef REPRISE_DRIVER_TABLE_H
 #define REPRISE_DRIVER_TABLE_H
 
+#include <stdbool.h>
+
 /* What a wrapped driver function does, as far as the engine cares. */
 enum driver_kind {
     DRIVER_KIND_WORK,          /* enqueues, waits for or queries stream work */
@@ -13,6 +15,13 @@ enum driver_kind {
     DRIVER_KIND_SYNC,          /* waits for or queries stream work: a boundary that returns held-back work's errors */
     DRIVER_KIND_CAPTURE_QUERY, /* asks whether a stream captures: answered for the program's captures only */
 };
+
+/* Whether a call of this kind is ordered against stream work: work, a wait or a query, a destroy. */
+static inline bool driver_kind_ordered(enum driver_kind kind)
+{
+    return kind == DRIVER_KIND_WORK || kind == DRIVER_KIND_CAPTURABLE || kind == DRIVER_KIND_SYNC ||
+           kind == DRIVER_KIND_BOUNDARY;
+}
 
 /* One id per wrapped exported name. */
 enum driver_id {

@@ -92,6 +92,14 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
                                capturable, class_of(id)->reason);
 }
 
+/* The runtime's driver call for a runtime function the shim does not hook: a boundary, as foreign_call's (uncounted). */
+bool unhooked_runtime_call(enum driver_id id, const void *stream)
+{
+    enum driver_kind kind = driver_table[id].kind;
+    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name, 0, kind == DRIVER_KIND_CAPTURABLE,
+                               class_of(id)->reason);
+}
+
 /* Observe mode: a foreign call of wait function id that began at start returned; a host sync ends a span. */
 void foreign_wait_done(enum driver_id id, uint64_t start)
 {

@@ -15,6 +15,16 @@
  */
 bool foreign_call(enum driver_id id, const void *stream, const void *caller);
 
+/*
+ * A wrapped driver function of an ordered kind (driver_kind_ordered) the
+ * runtime called for one of its functions the shim does not hook (an array
+ * or batch copy, a prefetch, external semaphores: runtime_calls_known is
+ * 0), on stream: a boundary for the thread, as a library's call is, so
+ * that it runs after the work held back before it.  Auto mode only; true
+ * as foreign_call's.
+ */
+bool unhooked_runtime_call(enum driver_id id, const void *stream);
+
 /* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
 void foreign_count(enum driver_id id, const void *stream);
 

@@ -15,6 +15,8 @@ static const char *const runtime_names[RT_COUNT] = {
 
 static void *_Atomic runtime_functions[RT_COUNT];
 
+__thread unsigned runtime_calls_known __attribute__((tls_model("initial-exec")));
+
 /* The runtime's function for id, or NULL; found once, where the hooked ones are. */
 void *runtime_function(enum runtime_id id)
 {

@@ -19,14 +19,34 @@ enum runtime_id {
 /* The runtime's function for id, or NULL. */
 void *runtime_function(enum runtime_id id);
 
+/*
+ * How many calls into the runtime that the shim knows of this thread has
+ * under way: a hooked call the engine has seen and forwards (the wrappers),
+ * and the shim's own (REAL_CALL, RT_CALL).  The runtime's driver calls made
+ * while it is 0 come from a runtime function the shim does not hook (an
+ * array copy, a batch copy, a prefetch): work the engine has not seen,
+ * taken as a boundary (shim/driver.c).
+ */
+extern __thread unsigned runtime_calls_known __attribute__((tls_model("initial-exec")));
+
+/* Evaluates a call into the runtime (an expression) counted in runtime_calls_known. */
+#define RUNTIME_KNOWN(call)                                                                                 \
+    ({                                                                                                      \
+        runtime_calls_known++;                                                                              \
+        __auto_type known_result_ = (call);                                                                 \
+        runtime_calls_known--;                                                                              \
+        known_result_;                                                                                      \
+    })
+
 /* Calls an unhooked runtime function; cudaErrorSharedObjectSymbolNotFound if the runtime lacks it. */
 #define RT_CALL(name, ...)                                                                                  \
-    (runtime_function(RT_ID_##name) ? ((rt_##name##_fn)runtime_function(RT_ID_##name))(__VA_ARGS__)      \
-                                    : cudaErrorSharedObjectSymbolNotFound)
+    (runtime_function(RT_ID_##name)                                                                         \
+         ? RUNTIME_KNOWN(((rt_##name##_fn)runtime_function(RT_ID_##name))(__VA_ARGS__))                    \
+         : cudaErrorSharedObjectSymbolNotFound)
 
 /* Calls the real version of a hooked function, bypassing the shim. */
 #define REAL_CALL(name, ...)                                                                                \
-    (real_function(HOOK_ID_##name) ? ((name##_fn)real_function(HOOK_ID_##name))(__VA_ARGS__)              \
+    (real_function(HOOK_ID_##name) ? RUNTIME_KNOWN(((name##_fn)real_function(HOOK_ID_##name))(__VA_ARGS__)) \
                                    : cudaErrorSharedObjectSymbolNotFound)
 
 #endif

@@ -113,6 +113,15 @@ tests_standin_in_flight_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/in_flight.sh
 EXTRA_DIST += tests/in_flight.sh
 
+## A runtime function the shim does not hook (cudaMemcpyBatchAsync, made through the driver) between a loop's
+## launches: tests/unhooked_runtime.sh checks that it ends the held-back calls before it.
+check_PROGRAMS += tests/scenarios/unhooked_copy
+tests_scenarios_unhooked_copy_SOURCES = tests/scenarios/unhooked_copy.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_unhooked_copy_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_unhooked_copy_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/unhooked_runtime.sh
+EXTRA_DIST += tests/unhooked_runtime.sh
+
 ## Hand-overs (issue 15, item 1): two threads taking turns on one stream; tests/handover.sh runs it without
 ## the shim and under auto, and checks that each thread's region replays where the other takes over.
 check_PROGRAMS += tests/scenarios/handover

@@ -128,6 +128,33 @@ CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t Byt
     return copy(dev_ptr(dst), dev_ptr(src), ByteCount, ANY, hStream, true, false);
 }
 
+/* A batch of 1-D copies on hStream, in order, each direction inferred (the attributes are not looked at). */
+static CUresult batch_copy(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, size_t numAttrs,
+                           CUstream hStream, bool ptsz)
+{
+    if (count == 0 || dsts == NULL || srcs == NULL || sizes == NULL || numAttrs == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++) {
+        CUresult r = copy(dev_ptr(dsts[i]), dev_ptr(srcs[i]), sizes[i], ANY, hStream, ptsz, false);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
+                                       CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
+{
+    return batch_copy(dsts, srcs, sizes, count, numAttrs, hStream, false);
+}
+
+CUresult CUDAAPI cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
+                                            CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                            CUstream hStream)
+{
+    return batch_copy(dsts, srcs, sizes, count, numAttrs, hStream, true);
+}
+
 /* ------------------------------------------------------------ memsets */
 
 /* A memset of elem-byte elements (rows of width elements, pitch bytes apart). */

@@ -32,8 +32,11 @@
  * synchronisation, a synchronous copy on the legacy stream is no "unsafe"
  * call during another stream's global-mode capture (measured).
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cuda.h>
 
 #include "standin.h"
 
@@ -550,6 +553,26 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                             cudaStream_t stream)
 {
     API(copy2d(dst, count, src, count, count, 1, kind, stream, false, false));
+}
+
+/*
+ * cudaMemcpyBatchAsync: not hooked by the shim, and made through the
+ * driver (cuMemcpyBatchAsync_v2, looked up by name, so that a preloaded
+ * shim's wrapper is the one called), as CUDA's runtime makes its work:
+ * the shim then sees runtime work that no hooked call announced.
+ */
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count,
+                                 struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                 cudaStream_t stream)
+{
+    typedef CUresult (*batch_fn)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *,
+                                 size_t, CUstream);
+    batch_fn batch = (batch_fn)dlsym(RTLD_DEFAULT, "cuMemcpyBatchAsync_v2");
+    if (batch == NULL)
+        API(cudaErrorNotSupported);
+    CUresult r = batch((CUdeviceptr *)dsts, (CUdeviceptr *)srcs, (size_t *)sizes, count, (CUmemcpyAttributes *)attrs,
+                       attrsIdxs, numAttrs, (CUstream)stream);
+    API(r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 /* cudaMemcpyAsync, per-thread default stream flavour. */

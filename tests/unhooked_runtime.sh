@@ -1,0 +1,34 @@
+#!/bin/sh
+# A runtime function the shim does not hook, whose work the runtime makes
+# through the driver (shim/driver.c, RUNTIME_UNHOOKED_CALL):
+# tests/scenarios/unhooked_copy puts a cudaMemcpyBatchAsync between the
+# launches of its loop.  Under auto the output is the same as without the
+# shim for 3 scheduler seeds, and the copy ends the held-back calls before
+# it: the 3 launches before it and the 2 after it replay as two regions.  Without the boundary the copy overtook the
+# launches held back before it (z differed).
+. "${top_srcdir:-.}/tests/lib.sh"
+PROG="$TESTS_BIN/scenarios/unhooked_copy"
+[ -x "$PROG" ] || { fail "$PROG is not built"; finish; }
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
+
+"$PROG" > "$WORK/plain" 2>&1 || fail "unhooked_copy without the shim exited $?"
+grep -q '^error' "$WORK/plain" && fail "unhooked_copy fails without the shim: $(grep '^error' "$WORK/plain" | head -1)"
+for seed in 1 2 3; do
+    $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=2 REPRISE_LOG=info \
+        REPRISE_STATS=1 STANDIN_SEED=$seed "$PROG" > "$WORK/out" 2> "$WORK/log" ||
+        fail "seed $seed: unhooked_copy under auto exited $?"
+    cmp -s "$WORK/plain" "$WORK/out" || {
+        fail "seed $seed: auto differs from no shim"
+        diff "$WORK/plain" "$WORK/out" | head -6 >&2
+    }
+    # The copy is a boundary: the 3 launches before it and the 2 after it replay as regions of their own.
+    for calls in 3 2; do
+        replays=$(sed -n "s/.*region [0-9]* (thread 1, $calls calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p" \
+            "$WORK/log")
+        [ -n "$replays" ] && [ "$replays" -ge 40 ] ||
+            fail "seed $seed: no region of the $calls launches on one side of the copy replayed 40 times or more: $(grep -E 'region [0-9]+ \(' "$WORK/log" | cut -c1-140)"
+    done
+done
+echo "unhooked_copy: the same as without the shim for 3 seeds; $(grep -cE 'region [0-9]+ \(thread 1, [23] calls\)' "$WORK/log") regions, of the launches before and after the copy"
+finish
