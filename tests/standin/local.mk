@@ -227,6 +227,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
 	tests/scenarios/handover.gpu \
+	tests/scenarios/unhooked_copy.gpu \
 	tests/scenarios/driver_loop.gpu \
 	tests/scenarios/driver_mixed.gpu \
 	tests/scenarios/mixed_door.gpu \
@@ -301,6 +302,8 @@ tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(s
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/rotating_args.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/handover.gpu: $(srcdir)/tests/scenarios/handover.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/handover.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/unhooked_copy.gpu: $(srcdir)/tests/scenarios/unhooked_copy.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/unhooked_copy.c $(STANDIN_GPU_KERNELS)
 ## The driver-only scenarios as a program built with nvcc's defaults would be: the static runtime (no
 ## -cudart shared), libcuda linked, the kernels loaded by name from kernels/all_kernels.fatbin
 ## (SCENARIO_MODULE; tests/gpu/standin-vs-gpu.sh sets it).  mixed_door: the shared runtime and libcuda.
