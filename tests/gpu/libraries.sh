@@ -4,8 +4,11 @@
 # triton_loop.py (Triton), mlp_infer.py (PyTorch MLP at batch 1, GEMMs
 # through cuBLAS) and nccl_single.py (torch.distributed on NCCL, world size
 # 1), each run without the shim, then preloaded with REPRISE_MODE=off and
-# REPRISE_MODE=auto (REPRISE_LOG=info, the log to a file).  For each: the
-# checksum line is byte-identical in the three runs and every run exits 0;
+# REPRISE_MODE=auto (REPRISE_LOG=info, the log to a file), and under
+# REPRISE_MODE=observe, whose ceiling line it prints (CuPy's must say its
+# start-up was left out: its first span holds a kernel's compile).  For
+# each: the checksum line is byte-identical in the four runs and every run
+# exits 0;
 # it prints the median_us of each run, the ratio auto/eager (and off/eager),
 # and how many times the auto log says "replayed as a graph" (not asserted).
 # Then each workload's hand-written graph mode (where it has one) runs
@@ -34,7 +37,7 @@ run() {
     name=$1 label=$2 mode=$3
     set -- "$PYTHON" "$TORCH_DIR/$name.py" "$mode" ${LIBRARY_ITERS:+"$LIBRARY_ITERS"}
     case "$label" in
-    off | auto)
+    off | observe | auto)
         set -- LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE="$label" REPRISE_LOG=info \
             REPRISE_LOG_FILE="$WORK/$name.$label.log.%p" "$@"
         ;;
@@ -67,7 +70,7 @@ for name in $workloads; do
     ran=$((ran + 1))
     ref=$(grep '^checksum ' "$WORK/$name.plain.out")
     [ -n "$ref" ] || fail "$name prints no checksum line"
-    for label in off auto; do
+    for label in off observe auto; do
         run "$name" $label eager
         got=$(cat "$WORK/$name.$label.status")
         if [ "$got" -ne 0 ]; then
@@ -106,6 +109,15 @@ for name in $workloads; do
                  if (e > 0 && o > 0) printf "; off/eager %.3f", o / e;
                  if (g > 0 && a > 0) printf "; auto/graph %.3f", a / g }')$graph_note"
     echo "    auto log: 'replayed as a graph' $replays time(s), $regions region(s) replayed"
+    ceiling=$(grep -m1 'info: ceiling: ' "$WORK/$name.observe.log" | sed 's/.*info: ceiling: //')
+    echo "    observe: ${ceiling:-no ceiling line}"
+    [ -n "$ceiling" ] || fail "$name: observe mode printed no ceiling"
+    if [ "$name" = cupy_loop ]; then
+        case "$ceiling" in
+        *"start-up left out: "*) ;;
+        *) fail "cupy_loop: observe's ceiling does not leave out its first span (the compile): $ceiling" ;;
+        esac
+    fi
     grep -E 'info: (region [0-9]+: (graph built|fell back|not graphed)|verdict)' "$WORK/$name.auto.log" |
         sed 's/^reprise\[[0-9:]*\] info: /    /;s/region [0-9]*: //' | sort | uniq -c | sort -rn | head -5
     if [ "$failures" -eq "$failures_before" ]; then
