@@ -14,9 +14,9 @@
 /* Why a replay that a foreign boundary call cuts short falls back, from the function's name. */
 static enum fallback_reason boundary_reason_of(const char *name)
 {
-    if (strstr(name, "Synchronize") || strstr(name, "Query") || strncmp(name, "cuMemcpy", 8) == 0 ||
-        strncmp(name, "cuMemset", 8) == 0)
-        return FALLBACK_SYNC_INSIDE; /* what is left of copies and sets here waits for the host */
+    bool copy_or_set = strncmp(name, "cuMemcpy", 8) == 0 || strncmp(name, "cuMemset", 8) == 0;
+    if (strstr(name, "Synchronize") || strstr(name, "Query") || (copy_or_set && !strstr(name, "Async")))
+        return FALLBACK_SYNC_INSIDE; /* the synchronous copies and sets wait for the host */
     if (strstr(name, "Alloc") || strstr(name, "Free"))
         return FALLBACK_ALLOCATION;
     if (strstr(name, "Graph") || strstr(name, "Capture"))
