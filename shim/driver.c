@@ -159,50 +159,45 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
         }                                                                                                 \
     } while (0)
 /*
- * The runtime's driver call while no call into the runtime that the shim
- * knows of is under way (runtime_calls_known): made for a runtime function
- * the shim does not hook, work the engine has not seen.  A boundary, as a
- * library's call (unhooked_runtime_call); a wait returns held-back work's
- * errors as the foreign ones do.
+ * Forwards a driver call that is a boundary (a foreign call, or the
+ * runtime's for a function the shim does not hook: unhooked_runtime_call)
+ * once the engine has seen it: taken, into the shim's capture; a wait
+ * (waits) returns held-back work's errors, as the foreign ones do.
  */
-#define RUNTIME_UNHOOKED_CALL(name, args, stream, waits)                                                  \
+#define BOUNDARY_FORWARD(taken, args, waits)                                                              \
     do {                                                                                                  \
-        if (unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream))) {                            \
+        if (taken) {                                                                                      \
             CUresult result = real args; /* into the shim's capture */                                    \
             engine_foreign_done();                                                                        \
             return result;                                                                                \
         }                                                                                                 \
         CUresult result = real args;                                                                      \
-        engine_forwarded();                                                                               \
+        engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */           \
         if (waits)                                                                                        \
             return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                          \
         return result;                                                                                    \
     } while (0)
+/*
+ * The runtime's driver call while no call into the runtime that the shim
+ * knows of is under way (runtime_calls_known): made for a runtime function
+ * the shim does not hook, work the engine has not seen; a boundary.
+ */
+#define RUNTIME_UNHOOKED_CALL(name, args, stream, waits)                                                  \
+    BOUNDARY_FORWARD(unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream)), args, waits)
 #define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
         DRIVER_WRAPPER_START(name, params);                                                               \
         if (__builtin_expect(shim_observing, 0)) {                                                       \
             if (!caller_is_runtime(caller)) {                                                             \
-                if (foreign_call(DRIVER_ID_##name, (const void *)(stream), caller)) {                     \
-                    CUresult result = real args; /* into the shim's capture */                            \
-                    engine_foreign_done();                                                                \
-                    return result;                                                                        \
-                }                                                                                         \
-                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC && shim_auto) {                                \
-                    CUresult result = real args;                                                          \
-                    engine_forwarded();                                                                   \
-                    return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                  \
-                }                                                                                         \
-                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC) { /* observe mode: the ceiling's timings */   \
+                bool taken = foreign_call(DRIVER_ID_##name, (const void *)(stream), caller); /* counts */ \
+                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC && !shim_auto) { /* the ceiling's timings */   \
                     uint64_t start = observe_clock();                                                     \
                     CUresult result = real args;                                                          \
                     foreign_wait_done(DRIVER_ID_##name, start);                                           \
                     return result;                                                                        \
                 }                                                                                         \
-                CUresult result = real args;                                                              \
-                engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */   \
-                return result;                                                                            \
+                BOUNDARY_FORWARD(taken, args, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);                    \
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
                 (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
