@@ -17,7 +17,7 @@
  * neither.  A loop's first span is left out when it is far longer than
  * the rest (ceiling_add_thread): start-up (a JIT's compiles, a library's
  * first-use set-up, lazy module loading) would otherwise stand for the
- * loop's host time, and CuPy's ceiling read 18% where auto removed 47% of
+ * loop's host time, and CuPy's ceiling read 18% where auto removed 45-57% of
  * its time (H200, 2026-12-01).
  */
 struct ceiling {
