@@ -200,10 +200,8 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
                 BOUNDARY_FORWARD(taken, args, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);                    \
             } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
                 /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
-                (void)engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH);    \
-                CUresult result = real args;                                                              \
-                engine_forwarded(); /* in flight until here, as any foreign call */                       \
-                return result;                                                                            \
+                BOUNDARY_FORWARD(engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH), \
+                                 args, false); /* never taken: not capturable */                          \
             } else if (shim_auto && runtime_calls_known == 0 &&                                           \
                        driver_kind_ordered(DRIVER_KIND_##kind)) {                                         \
                 RUNTIME_UNHOOKED_CALL(name, args, stream, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);        \
