@@ -2,7 +2,9 @@
 # On a real GPU, auto mode gives the same results as no graphing at all: each
 # scenario program of tests/scenarios (built for the GPU as
 # tests/scenarios/NAME.gpu, make gpu-programs) runs with REPRISE_MODE=off and
-# with REPRISE_MODE=auto; stdout and exit status must be identical.  Prints,
+# with REPRISE_MODE=auto (also with REPRISE_REPLAY=robust, and with regions
+# as short as 2 calls and no trial, "short", which graphs the scenarios'
+# small regions too); stdout and exit status must be identical.  Prints,
 # per scenario, the engine's decisions (replays, patches, fallbacks and their
 # reasons) from the auto run's log.  Skips (77) without the programs or a GPU.
 #
@@ -20,11 +22,13 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 
 for prog in "$DIR"/*.gpu; do
     name=$(basename "$prog" .gpu)
-    for mode in off auto robust; do
+    for mode in off auto robust short; do
         status=0
-        shim_mode=$mode replay=auto
+        shim_mode=$mode replay=auto min_calls=4 trial=4
         [ $mode = robust ] && shim_mode=auto replay=robust
+        [ $mode = short ] && shim_mode=auto min_calls=2 trial=0
         $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=$shim_mode REPRISE_REPLAY=$replay REPRISE_LOG=info \
+            REPRISE_MIN_REGION_CALLS=$min_calls REPRISE_TRIAL=$trial \
             REPRISE_STATS=1 STANDIN_SEED=1 "$prog" > "$WORK/$name.$mode.out" 2> "$WORK/$name.$mode.log" || status=$?
         echo "$status" > "$WORK/$name.$mode.status"
     done
@@ -44,6 +48,23 @@ for prog in "$DIR"/*.gpu; do
     else
         fail "$name: auto with REPRISE_REPLAY=robust differs from off"
         diff "$WORK/$name.off.out" "$WORK/$name.robust.out" | head -10 >&2
+    fi
+    if cmp -s "$WORK/$name.off.out" "$WORK/$name.short.out" &&
+        cmp -s "$WORK/$name.off.status" "$WORK/$name.short.status"; then
+        echo "ok: $name: same output and status with regions from 2 calls"
+    else
+        fail "$name: auto with REPRISE_MIN_REGION_CALLS=2 REPRISE_TRIAL=0 differs from off"
+        diff "$WORK/$name.off.out" "$WORK/$name.short.out" | head -10 >&2
+    fi
+    # unhooked_copy's short run replays the 3 launches before its unhooked
+    # copy; every eighth iteration the copy comes after the first of them, and
+    # the replay submits that launch from inside the runtime's own call.
+    if [ "$name" = unhooked_copy ]; then
+        if grep -q "fell back after 1 of 3 calls" "$WORK/$name.short.log"; then
+            echo "ok: unhooked_copy: the held launch was submitted from inside the runtime's unhooked call, no hang"
+        else
+            fail "unhooked_copy: the short run never fell back after 1 of 3 calls: $(grep -E 'region [0-9]+ \(' "$WORK/$name.short.log" | cut -c1-140)"
+        fi
     fi
     # The decisions, as the log tells them.
     grep -E 'info: (region|sync-free)' "$WORK/$name.auto.log" | sed 's/^reprise\[[0-9:]*\] info: /    /' |
