@@ -184,3 +184,12 @@ unsigned segments_region_at(const struct segmented *s, unsigned index)
 {
     return index < CUTS_SEGMENTS_MAX ? s->region_ids[index] : 0;
 }
+
+/* The most calls the segment that begins `done` calls into the stretch can hold. */
+unsigned segment_room(const struct segmented *s, unsigned done)
+{
+    if (done >= s->region_calls)
+        return s->each;
+    unsigned left = s->region_calls - done;
+    return left < s->each ? left : s->each;
+}

@@ -157,7 +157,7 @@ unsigned segment_calls(unsigned length, const struct cut_bounds *b);
 struct segmented {
     uint64_t first;        /* the hash of its first call's signature */
     unsigned each;         /* calls per segment */
-    unsigned region_calls; /* the whole region's length, for the log */
+    unsigned region_calls; /* the whole region's length: its last segment may be shorter (segment_room) */
     uint64_t used;         /* the table's clock when last used */
     struct pace pace;      /* of its segments */
     /* The region each segment was last, by its place: segments may begin with the same call, and the most
@@ -185,6 +185,15 @@ void segments_note(struct segmented *s, unsigned index, unsigned id);
 
 /* The region the segment at index was last, 0 if unknown. */
 unsigned segments_region_at(const struct segmented *s, unsigned index);
+
+/*
+ * The most calls the segment that begins `done` calls into the stretch can
+ * hold: a segment's, or what is left of the region there (its last segment
+ * is shorter where the region is not a multiple of them; a longer region
+ * that began with the same call would fall back at the sync).  A stretch
+ * already past the region's length is not the region any more: a segment.
+ */
+unsigned segment_room(const struct segmented *s, unsigned done);
 
 /* Everything a thread keeps about its cuts (one field of its tracker). */
 struct cuts {

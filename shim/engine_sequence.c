@@ -396,12 +396,12 @@ static struct region *plan_cut(struct tracker *t, const struct call_sig *sig, st
             r = NULL;
         c->at = r ? r->length : c->batches.base;
     } else if (c->segmented) {
-        /* The region this segment was last, else a candidate no longer than a segment. */
+        /* The region this segment was last, else a candidate no longer than this segment can be. */
         unsigned id = segments_region_at(c->segmented, c->stretches.calls / c->segmented->each);
         if (id)
             r = region_with_id(&t->table, id);
-        if (r && (r->length > c->segmented->each || (r->state != REGION_GRAPHED && r->state != REGION_WANTED) ||
-                  !sig_equal(&r->sigs[0], sig)))
+        if (r && (r->length > segment_room(c->segmented, c->stretches.calls) ||
+                  (r->state != REGION_GRAPHED && r->state != REGION_WANTED) || !sig_equal(&r->sigs[0], sig)))
             r = NULL;
         c->at = c->segmented->each;
     } else {

@@ -129,6 +129,16 @@ FAST=1 under_auto seg_fast slow "$SLOW" 300 50 -- REPRISE_TRIAL=0
 expect_in "$WORK/seg_fast.log" "it is launched in segments of 8 calls"
 n=$(early "$WORK/seg_fast.log")
 [ "$n" -ge 14 ] || fail "slow_host in segments, fast path: the flag was there before the last launch in only $n of 20"
+# A region that is not a multiple of its segments (34 calls: four of 8 and a last of 2, which begins with the
+# kernel the second one does): the short last one is not taken for the second, whose graph then fell back at
+# the sync every iteration and backed off (0 replays of 42), as Triton's 50 launches in segments of 8 did.
+"$SLOW" 300 50 34 > "$WORK/slow34.out" 2> /dev/null || fail "slow_host 300 50 34 without the shim exited $?"
+under_auto seg34 slow34 "$SLOW" 300 50 34 -- REPRISE_TRIAL=0
+expect_in "$WORK/seg34.log" "it is launched in segments of 8 calls"
+expect_not_in "$WORK/seg34.log" "fell back"
+sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/seg34.log" > "$WORK/seg34.replays"
+[ "$(awk '$1 >= 20' "$WORK/seg34.replays" | wc -l)" -eq 4 ] ||
+    fail "slow_host 34 calls: not all 4 segments of 8 calls replayed 20 times: $(tr '\n' ' ' < "$WORK/seg34.replays")"
 # Negative control: held back whole, the flag is never there before the last launch once the region replays.
 under_auto whole slow "$SLOW" 300 50 -- REPRISE_TRIAL=0 REPRISE_MAX_SEGMENTS=1
 expect_not_in "$WORK/whole.log" "segments of"

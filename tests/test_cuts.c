@@ -213,6 +213,23 @@ static void test_segment_table(void)
     CHECK(t.count == CUTS_SEGMENTED_MAX - 1 && segments_find(&t, 7) == NULL && segments_find(&t, 555));
 }
 
+/* A segment holds a segment's calls, or what is left of the region where its last segment is shorter. */
+static void test_segment_room(void)
+{
+    struct segment_table t = {0};
+    struct segmented *s = segments_add(&t, 7, 8, 34); /* 4 segments of 8, then one of 2 */
+    CHECK(segment_room(s, 0) == 8);
+    CHECK(segment_room(s, 8) == 8);
+    CHECK(segment_room(s, 24) == 8);
+    CHECK(segment_room(s, 26) == 8);
+    CHECK(segment_room(s, 32) == 2);
+    CHECK(segment_room(s, 33) == 1);
+    CHECK(segment_room(s, 34) == 8); /* past the region: the stretch is something else, cut as segments */
+    CHECK(segment_room(s, 90) == 8);
+    s = segments_add(&t, 9, 8, 32); /* a multiple: every segment whole */
+    CHECK(segment_room(s, 24) == 8 && segment_room(s, 32) == 8);
+}
+
 int main(void)
 {
     test_pace();
@@ -221,5 +238,6 @@ int main(void)
     test_batch_growth();
     test_segment_calls();
     test_segment_table();
+    test_segment_room();
     return check_result("test_cuts");
 }

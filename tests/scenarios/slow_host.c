@@ -10,7 +10,12 @@
  * and of the flags read after each sync; stderr: one character an
  * iteration, 'y' if the flag was there before the last launch, else '.'.
  *
- *     slow_host [HOST_US [ITERS]]      (default 200 40)
+ *     slow_host [HOST_US [ITERS [CALLS]]]      (default 200 40 32)
+ *
+ * A CALLS that is not a multiple of the segments' size leaves a last
+ * segment shorter than the others, which begins with the same kernel as
+ * an earlier segment (34: the tail of 2 calls begins as the second
+ * segment does).
  *
  * Stand-in only for now: no expected GPU output is recorded.
  */
@@ -19,7 +24,6 @@
 #include "scenario.h"
 
 #define N 1024
-#define CALLS 32
 
 /*
  * Takes us microseconds of host time, with no CUDA call: asleep, not
@@ -53,6 +57,7 @@ int main(int argc, char **argv)
 {
     long host_us = argc > 1 ? atol(argv[1]) : 200;
     int iters = argc > 2 ? atoi(argv[2]) : 40;
+    int calls = argc > 3 ? atoi(argv[3]) : 32;
     scenario_begin("slow_host");
     float *x = dev_floats(N), *y = dev_floats(N);
     int *flag_dev = NULL, *flag = mapped_flag(&flag_dev);
@@ -64,8 +69,8 @@ int main(int argc, char **argv)
     unsigned long flag_sum = 0;
     char *early = calloc((size_t)iters + 2, 1);
     for (int it = 0; it < iters; it++) {
-        for (int j = 0; j < CALLS; j++) {
-            if (j == CALLS - 1)
+        for (int j = 0; j < calls; j++) {
+            if (j == calls - 1)
                 early[it] = *(volatile int *)flag == it ? 'y' : '.';
             launch(j, it, x, y, flag_dev, s);
             host_work(host_us);
