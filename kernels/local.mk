@@ -17,7 +17,8 @@ GPU_APP_FILES = \
 	kernels/apps/bench_loop.cu \
 	kernels/apps/bench_suite.cu \
 	kernels/apps/host_flag_wait.cu \
-	kernels/apps/cg_blas.cu
+	kernels/apps/cg_blas.cu \
+	kernels/apps/unhooked_calls.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -28,7 +29,8 @@ GPU_APPS = \
 	kernels/apps/bench_loop.gpu \
 	kernels/apps/bench_suite.gpu \
 	kernels/apps/host_flag_wait.gpu \
-	kernels/apps/cg_blas.gpu
+	kernels/apps/cg_blas.gpu \
+	kernels/apps/unhooked_calls.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -95,6 +97,10 @@ kernels/apps/host_flag_wait.gpu: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcd
 kernels/apps/cg_blas.gpu: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse
 
+## Runtime functions the shim does not hook, between a loop's launches.
+kernels/apps/unhooked_calls.gpu: $(srcdir)/kernels/apps/unhooked_calls.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/unhooked_calls.cu
+
 kernels/apps/launch_loop.static: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/launch_loop.cu && $(static_runtime_check)
 kernels/apps/launch_loop_ptds.static: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
@@ -125,12 +131,12 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
