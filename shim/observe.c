@@ -53,8 +53,12 @@ static atomic_ullong allocs_after_first_launch;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct thread_counts *live_threads;                  /* under registry_lock */
-static struct thread_counts retired = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* exited threads, under registry_lock */
-static struct ceiling retired_ceiling;                      /* their timings, under registry_lock */
+/* What exited threads counted, under registry_lock. */
+static struct {
+    atomic_ullong hook_calls[HOOK_COUNT];
+    struct stream_stats *streams;
+    struct ceiling ceiling; /* their timings */
+} retired;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static __thread struct thread_counts *my_counts __attribute__((tls_model("initial-exec")));
@@ -134,7 +138,7 @@ static void retire_thread(void *block)
     for (int id = 0; id < HOOK_COUNT; id++)
         atomic_fetch_add_explicit(&retired.hook_calls[id], atomic_load_explicit(&c->hook_calls[id],
                                   memory_order_relaxed), memory_order_relaxed);
-    add_thread_timings(&retired_ceiling, c);
+    add_thread_timings(&retired.ceiling, c);
     merge_streams(&retired.streams, c->streams);
     pthread_mutex_unlock(&registry_lock);
     free_streams(&c->streams);
@@ -377,7 +381,7 @@ static void add_to_profile(cudaStream_t stream, const struct activity_counts *co
 static void timings_total(struct ceiling *out)
 {
     pthread_mutex_lock(&registry_lock);
-    *out = retired_ceiling;
+    *out = retired.ceiling;
     for (const struct thread_counts *c = live_threads; c; c = c->next)
         add_thread_timings(out, c);
     pthread_mutex_unlock(&registry_lock);
