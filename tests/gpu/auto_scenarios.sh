@@ -20,6 +20,16 @@ command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1 || skip
 LIMIT=
 command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 
+# Whether run $2 of scenario $1 gave the off run's stdout and exit status: says "ok: $1: $3", or fails naming $4.
+compare_with_off() {
+    if cmp -s "$WORK/$1.off.out" "$WORK/$1.$2.out" && cmp -s "$WORK/$1.off.status" "$WORK/$1.$2.status"; then
+        echo "ok: $1: $3"
+    else
+        fail "$1: $4 differs from off"
+        diff "$WORK/$1.off.out" "$WORK/$1.$2.out" | head -10 >&2
+    fi
+}
+
 for prog in "$DIR"/*.gpu; do
     name=$(basename "$prog" .gpu)
     for mode in off auto robust short; do
@@ -35,27 +45,11 @@ for prog in "$DIR"/*.gpu; do
     if [ "$(cat "$WORK/$name.off.status")" = 77 ]; then
         skip "$name: no GPU"
     fi
-    if cmp -s "$WORK/$name.off.out" "$WORK/$name.auto.out" &&
-        cmp -s "$WORK/$name.off.status" "$WORK/$name.auto.status"; then
-        echo "ok: $name: same output and status (exit $(cat "$WORK/$name.off.status")) with off and auto"
-    else
-        fail "$name: auto differs from off"
-        diff "$WORK/$name.off.out" "$WORK/$name.auto.out" | head -10 >&2
-    fi
-    if cmp -s "$WORK/$name.off.out" "$WORK/$name.robust.out" &&
-        cmp -s "$WORK/$name.off.status" "$WORK/$name.robust.status"; then
-        echo "ok: $name: same output and status with REPRISE_REPLAY=robust"
-    else
-        fail "$name: auto with REPRISE_REPLAY=robust differs from off"
-        diff "$WORK/$name.off.out" "$WORK/$name.robust.out" | head -10 >&2
-    fi
-    if cmp -s "$WORK/$name.off.out" "$WORK/$name.short.out" &&
-        cmp -s "$WORK/$name.off.status" "$WORK/$name.short.status"; then
-        echo "ok: $name: same output and status with regions from 2 calls"
-    else
-        fail "$name: auto with REPRISE_MIN_REGION_CALLS=2 REPRISE_TRIAL=0 differs from off"
-        diff "$WORK/$name.off.out" "$WORK/$name.short.out" | head -10 >&2
-    fi
+    compare_with_off "$name" auto "same output and status (exit $(cat "$WORK/$name.off.status")) with off and auto" auto
+    compare_with_off "$name" robust "same output and status with REPRISE_REPLAY=robust" \
+        "auto with REPRISE_REPLAY=robust"
+    compare_with_off "$name" short "same output and status with regions from 2 calls" \
+        "auto with REPRISE_MIN_REGION_CALLS=2 REPRISE_TRIAL=0"
     # unhooked_copy's short run replays the 3 launches before its unhooked
     # copy; every eighth iteration the copy comes after the first of them, and
     # the replay submits that launch from inside the runtime's own call.
