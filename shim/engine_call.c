@@ -506,6 +506,13 @@ static void fast_open(struct tracker *t)
         fast_close(t);
 }
 
+/* Whether call c (of kind CALL_CAPTURE) begins the program's capture, rather than ending it. */
+static bool begins_capture(const struct call *c)
+{
+    return c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
+           c->api == HOOK_ID_cudaStreamBeginCaptureToGraph || c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
+}
+
 /*
  * Before call c is forwarded: the records owed on the stream it extends or
  * the event it observes or records are made (owed_records.h).  A host wait
@@ -535,6 +542,14 @@ static void settle_owed_records(const struct call *c)
         return;
     case CALL_GRAPH_LAUNCH:
         owed_records_settle(c->stream, OWED_ANY_EVENT); /* the program's graph may wait for any event */
+        return;
+    case CALL_CAPTURE:
+        /* Every record owed, before the program's capture begins: one made inside it (a boundary there settles
+           them all) would be work on its stream's capture, or on the legacy stream, which invalidates it. */
+        if (begins_capture(c))
+            owed_records_settle_all();
+        else
+            owed_records_settle(c->stream, NULL);
         return;
     default:
         owed_records_settle(c->stream, NULL);
@@ -600,14 +615,10 @@ bool engine_call(const struct call *c, cudaError_t *result)
     case CALL_CAPTURE_INFO:
     case CALL_ERROR_CHECK:
         break; /* no effect on ordering */
-    case CALL_CAPTURE: {
-        bool begins = c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
-                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph ||
-                      c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
+    case CALL_CAPTURE:
         end_sequence_before(t, c);
-        note_program_capture(begins ? 1 : -1);
+        note_program_capture(begins_capture(c) ? 1 : -1);
         break;
-    }
     default:
         end_sequence_before(t, c);
         break;

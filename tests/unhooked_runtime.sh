@@ -7,7 +7,7 @@
 # it: the 3 launches before it and the 2 after it replay as two regions;
 # every eighth iteration the copy comes after the first launch, which the
 # replay then submits on its own (a fallback after 1 of 3 calls).  Without the boundary the copy overtook the
-# launches held back before it (z differed).
+# launches held back before it (z differed).  Then the copy inside the program's own capture (`capture`).
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$TESTS_BIN/scenarios/unhooked_copy"
 [ -x "$PROG" ] || { fail "$PROG is not built"; finish; }
@@ -34,4 +34,24 @@ for seed in 1 2 3; do
     done
 done
 echo "unhooked_copy: the same as without the shim for 3 seeds; $(grep -cE 'region [0-9]+ \(thread 1, [23] calls\)' "$WORK/log") regions, of the launches before and after the copy"
+
+# `capture`: the copy inside the program's own capture (global mode, a blocking stream), after replays of a
+# legacy-stream region whose graph owes a program event's record.  What is owed is made before the capture
+# begins; made at the copy's boundary, inside it, the record on the legacy stream invalidated the capture
+# (cudaErrorStreamCaptureImplicit: the copy, the scale and cudaStreamEndCapture failed).
+"$PROG" capture > "$WORK/capture.plain" 2>&1 || fail "unhooked_copy capture without the shim exited $?"
+grep -q '^error' "$WORK/capture.plain" && fail "unhooked_copy capture fails without the shim"
+for seed in 1 2 3; do
+    $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+        "$PROG" capture > "$WORK/capture.out" 2> "$WORK/capture.log" || fail "seed $seed: unhooked_copy capture under auto exited $?"
+    cmp -s "$WORK/capture.plain" "$WORK/capture.out" || {
+        fail "seed $seed: unhooked_copy capture under auto differs from no shim"
+        diff "$WORK/capture.plain" "$WORK/capture.out" | head -6 >&2
+    }
+    expect_not_in "$WORK/capture.log" "could not be recorded"
+    replays=$(sed -n 's/.*region [0-9]* (thread 1, 4 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/capture.log")
+    [ -n "$replays" ] && [ "$replays" -ge 15 ] ||
+        fail "seed $seed: the legacy stream's region replayed ${replays:-0} times, not 15 or more"
+done
+echo "unhooked_copy capture: the program's captures after replays the same as without the shim for 3 seeds"
 finish

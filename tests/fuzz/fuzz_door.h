@@ -11,6 +11,12 @@
  * whichever it takes (--runtime-only, which forces the runtime door,
  * shows it).
  *
+ * A device-to-device copy through the runtime whose copy form is 1 is a
+ * cudaMemcpyBatchAsync of one copy (on a stream the program created): a
+ * runtime function the shim does not hook, whose work reaches the shim
+ * only as the runtime's own driver call (design.md, "Runtime functions
+ * the shim does not hook").
+ *
  * The driver's entry points come as libraries get theirs: from
  * cuGetProcAddress_v2 (the default flavour, or the per-thread default
  * stream one, which gives the _ptsz twins), so that under LD_PRELOAD they
@@ -371,10 +377,26 @@ static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, d
 }
 
 /* cudaMemcpyAsync. */
+/* A copy through cudaMemcpyBatchAsync: one copy, its source read in stream order. */
+static inline cudaError_t door_batch_copy(void *dst, const void *src, size_t bytes, cudaStream_t s)
+{
+    void *dsts[1] = {dst};
+    const void *srcs[1] = {src};
+    size_t sizes[1] = {bytes}, attrs_at[1] = {0};
+    struct cudaMemcpyAttributes attrs;
+    memset(&attrs, 0, sizeof attrs);
+    attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    return cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attrs, attrs_at, 1, s);
+}
+
 static inline cudaError_t door_memcpy(struct door d, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                                       cudaStream_t s)
 {
     DOOR_CLASS(d, DC_COPY);
+    /* CUDA's batch copies take no legacy stream; the per-thread one is left out with it. */
+    if (!d.driver && d.form == 1 && kind == cudaMemcpyDeviceToDevice && s != NULL && s != cudaStreamLegacy &&
+        s != cudaStreamPerThread)
+        return door_batch_copy(dst, src, bytes, s);
     if (!d.driver)
         return cudaMemcpyAsync(dst, src, bytes, kind, s);
     CUstream h = door_stream(&d, s);

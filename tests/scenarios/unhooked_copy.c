@@ -9,6 +9,15 @@
  * first call of its region: that call is submitted on its own, from inside
  * the runtime's cudaMemcpyBatchAsync (on the GPU, a runtime that did not
  * allow that would hang here: the suite's time limit would say so).
+ *
+ * `unhooked_copy capture` runs another loop: a region on the legacy stream
+ * records a program event (a fast-path graph owes that record after each
+ * launch), and every fifth iteration, after its sync, the program captures
+ * the batch copy and a scale on a blocking stream, in global mode.  The
+ * copy is a boundary inside the program's capture: a record the shim made
+ * there, on the legacy stream, would invalidate the capture
+ * (cudaErrorStreamCaptureImplicit), so what is owed must be made before
+ * the capture begins.
  */
 #include <stdbool.h>
 
@@ -28,10 +37,52 @@ static void batch_copy(float *dst, const float *src, size_t n, cudaStream_t s)
     CK(cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attrs, attrs_at, 1, s));
 }
 
-/* Runs 50 iterations of axpy, a step counter and axpy into y, the batch copy of y into z, and two scales of z
-   (the copy after the first axpy every eighth iteration). */
-int main(void)
+/* 30 iterations of a region on the legacy stream that records ev, every fifth followed by the program's capture. */
+static int capture_after_replays(void)
 {
+    scenario_begin("unhooked_copy capture");
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s)); /* blocking: the legacy stream's work would join it */
+    cudaEvent_t ev;
+    CK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    float *x = dev_floats(N), *y = dev_floats(N), *z = dev_floats(N);
+    k_fill_on(x, 1.0f, N, NULL);
+    k_fill_on(y, 0.0f, N, NULL);
+    k_fill_on(z, 0.0f, N, NULL);
+    for (int it = 0; it < 30; it++) {
+        k_axpy_on(0.5f, x, y, N, NULL);
+        CK(cudaEventRecord(ev, NULL)); /* observed by nothing: the graph owes it */
+        k_add_step_on(x, 0.125f, it, N, NULL);
+        k_scale_on(y, 0.5f, N, NULL);
+        CK(cudaStreamSynchronize(NULL));
+        if (it % 5 != 4)
+            continue;
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t exec = NULL;
+        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        batch_copy(z, y, N, s);
+        k_scale_on(z, 0.75f, N, s);
+        CK(cudaStreamEndCapture(s, &g));
+        if (g == NULL)
+            continue;
+        CK(cudaGraphInstantiate(&exec, g, 0));
+        CK(cudaGraphLaunch(exec, s));
+        CK(cudaStreamSynchronize(s));
+        CK(cudaGraphExecDestroy(exec));
+        CK(cudaGraphDestroy(g));
+    }
+    show("x", x, N);
+    show("y", y, N);
+    show("z", z, N);
+    return scenario_end();
+}
+
+/* Runs 50 iterations of axpy, a step counter and axpy into y, the batch copy of y into z, and two scales of z
+   (the copy after the first axpy every eighth iteration); with `capture`, capture_after_replays. */
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "capture") == 0)
+        return capture_after_replays();
     scenario_begin("unhooked_copy");
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
