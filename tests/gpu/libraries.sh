@@ -12,7 +12,10 @@
 # it prints the median_us of each run, the ratio auto/eager (and off/eager),
 # and how many times the auto log says "replayed as a graph" (not asserted).
 # Then each workload's hand-written graph mode (where it has one) runs
-# without the shim, for its median_us and the same checksum.
+# without the shim, for its median_us and the same checksum; and under
+# REPRISE_MODE=auto (graph_auto): the program's own capture, after eager
+# warm-up iterations the shim may have graphed, must give the graph mode's
+# checksum and exit status without the shim.
 #
 # A workload whose library is missing (it exits 77: no CuPy, no Triton, no
 # NCCL) is skipped with its reason, never failed; the test skips (77) when
@@ -31,14 +34,15 @@ LIMIT=
 command -v timeout > /dev/null 2>&1 && LIMIT="timeout 180"
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 CUBLAS_WORKSPACE_CONFIG=:4096:8
 
-# run NAME LABEL MODE: runs NAME.py MODE [LIBRARY_ITERS]; LABEL plain or graph: no shim; off or auto: preloaded
-# in that mode with REPRISE_LOG=info, the log to $WORK/NAME.LABEL.log (one file per process, %p).
+# run NAME LABEL MODE: runs NAME.py MODE [LIBRARY_ITERS]; LABEL plain or graph: no shim; off, observe or auto
+# (graph_auto: auto): preloaded in that mode with REPRISE_LOG=info, the log to $WORK/NAME.LABEL.log (one file
+# per process, %p).
 run() {
     name=$1 label=$2 mode=$3
     set -- "$PYTHON" "$TORCH_DIR/$name.py" "$mode" ${LIBRARY_ITERS:+"$LIBRARY_ITERS"}
     case "$label" in
-    off | observe | auto)
-        set -- LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE="$label" REPRISE_LOG=info \
+    off | observe | auto | graph_auto)
+        set -- LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE="${label#graph_}" REPRISE_LOG=info \
             REPRISE_LOG_FILE="$WORK/$name.$label.log.%p" "$@"
         ;;
     esac
@@ -97,6 +101,14 @@ for name in $workloads; do
     elif [ "$graph_us" != na ] && [ "$(grep '^checksum ' "$WORK/$name.graph.out")" != "$ref" ]; then
         graph_note=" (hand-written graph's checksum differs: '$(grep '^checksum ' "$WORK/$name.graph.out")'; not a failure)"
     fi
+    run "$name" graph_auto graph
+    if [ "$(cat "$WORK/$name.graph_auto.status")" != "$(cat "$WORK/$name.graph.status")" ] ||
+        [ "$(grep '^checksum ' "$WORK/$name.graph_auto.out")" != "$(grep '^checksum ' "$WORK/$name.graph.out")" ]; then
+        fail "$name: its own graph under auto: exit $(cat "$WORK/$name.graph_auto.status"), '$(grep '^checksum ' \
+            "$WORK/$name.graph_auto.out")'; without the shim: exit $(cat "$WORK/$name.graph.status"), '$(grep \
+            '^checksum ' "$WORK/$name.graph.out")'"
+        tail -4 "$WORK/$name.graph_auto.err" | sed 's/^/  | /' >&2
+    fi
     e=$(field "$WORK/$name.plain.out" median_us)
     o=$(field "$WORK/$name.off.out" median_us)
     a=$(field "$WORK/$name.auto.out" median_us)
@@ -108,7 +120,8 @@ for name in $workloads; do
                  if (e > 0 && a > 0) printf "; auto/eager %.3f (%.2fx faster)", a / e, e / a;
                  if (e > 0 && o > 0) printf "; off/eager %.3f", o / e;
                  if (g > 0 && a > 0) printf "; auto/graph %.3f", a / g }')$graph_note"
-    echo "    auto log: 'replayed as a graph' $replays time(s), $regions region(s) replayed"
+    echo "    auto log: 'replayed as a graph' $replays time(s), $regions region(s) replayed; its own graph under auto:" \
+        "exit $(cat "$WORK/$name.graph_auto.status"), median_us $(field "$WORK/$name.graph_auto.out" median_us)"
     ceiling=$(grep -m1 'info: ceiling: ' "$WORK/$name.observe.log" | sed 's/.*info: ceiling: //')
     echo "    observe: ${ceiling:-no ceiling line}"
     [ -n "$ceiling" ] || fail "$name: observe mode printed no ceiling"
