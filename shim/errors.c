@@ -20,11 +20,17 @@ void errors_save(struct saved_error *saved)
     saved->error = REAL_CALL(cudaGetLastError);
 }
 
-/* Clears whatever the shim's calls left, and owes the program its own error back. */
+/*
+ * Clears whatever the shim's calls left, and owes the program its own error
+ * back.  The saved error replaces one owed already: it came from a later
+ * call of the program's (the runtime keeps the latest error, and so does
+ * the program's view; an error owed for held-back work belongs to calls
+ * made before the one whose boundary submitted them).
+ */
 void errors_restore(const struct saved_error *saved)
 {
     (void)REAL_CALL(cudaGetLastError);
-    if (saved->error != cudaSuccess && owed == cudaSuccess)
+    if (saved->error != cudaSuccess)
         owed = saved->error;
 }
 

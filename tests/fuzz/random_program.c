@@ -924,7 +924,9 @@ static void own_capture(const struct op *o, int it, int index, cudaStream_t s)
           "axpy (own capture)", 0);
     check(door_memset(DOOR(2), b1 + o->off, set_values[(o->vary ? it / o->every : 0) % 6], o->len * fsz, s), it,
           index, "cudaMemsetAsync (own capture)", 0);
-    check(door_memcpy(DOOR(3), b0 + o->off2, b1 + o->off, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
+    struct door copy = DOOR(3);
+    copy.form = 0; /* never a batch copy (fuzz_door.h): CUDA refuses one in a capture */
+    check(door_memcpy(copy, b0 + o->off2, b1 + o->off, o->len * fsz, cudaMemcpyDeviceToDevice, s), it, index,
           "cudaMemcpyAsync (own capture)", 0);
     check(cudaStreamEndCapture(s, &g), it, index, "cudaStreamEndCapture (own)", 0);
     if (g == NULL)

@@ -17,7 +17,7 @@
  * copy is a boundary inside the program's capture: a record the shim made
  * there, on the legacy stream, would invalidate the capture
  * (cudaErrorStreamCaptureImplicit), so what is owed must be made before
- * the capture begins.
+ * the capture begins (see capture_after_replays).
  */
 #include <stdbool.h>
 
@@ -37,7 +37,13 @@ static void batch_copy(float *dst, const float *src, size_t n, cudaStream_t s)
     CK(cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attrs, attrs_at, 1, s));
 }
 
-/* 30 iterations of a region on the legacy stream that records ev, every fifth followed by the program's capture. */
+/*
+ * 30 iterations of a region on the legacy stream that records ev, every
+ * fifth followed by the program's capture.  CUDA refuses the batch copy in
+ * a capture (cudaErrorStreamCaptureUnsupported, and the capture goes on;
+ * the H200's output is tests/standin/expected/unhooked_copy.capture.out),
+ * but the shim sees it first, as a boundary.
+ */
 static int capture_after_replays(void)
 {
     scenario_begin("unhooked_copy capture");
@@ -77,12 +83,52 @@ static int capture_after_replays(void)
     return scenario_end();
 }
 
+/*
+ * 30 iterations on a non-blocking stream of two pairs of launches with a
+ * batch copy between them that CUDA refuses (no copies: cudaErrorInvalidValue),
+ * after cudaSetDevice(99) (cudaErrorInvalidDevice); after each iteration's
+ * sync cudaGetLastError must name the latest error, the copy's.  Under
+ * REPRISE_REPLAY=robust each pair is re-captured call by call, the shim
+ * taking the program's pending error out of the runtime first: it owed the
+ * program the first error and had kept it over the copy's, taken out at the
+ * second pair.  Stand-in only (no GPU output recorded).
+ */
+static int latest_error(void)
+{
+    scenario_begin("unhooked_copy errors");
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    float *x = dev_floats(N), *y = dev_floats(N);
+    k_fill_on(x, 1.0f, N, s);
+    k_fill_on(y, 0.0f, N, s);
+    CK(cudaStreamSynchronize(s));
+    for (int it = 0; it < 30; it++) {
+        cudaError_t first = cudaSetDevice(99);
+        k_axpy_on(0.5f, x, y, N, s);
+        k_add_step_on(x, 0.125f, it, N, s);
+        struct cudaMemcpyAttributes attrs;
+        memset(&attrs, 0, sizeof attrs);
+        size_t attrs_at[1] = {0};
+        cudaError_t refused = cudaMemcpyBatchAsync(NULL, NULL, NULL, 0, &attrs, attrs_at, 1, s);
+        k_scale_on(y, 0.5f, N, s);
+        k_axpy_on(0.25f, x, y, N, s);
+        CK(cudaStreamSynchronize(s));
+        printf("iteration %d: %s, then %s; cudaGetLastError %s\n", it, cudaGetErrorName(first),
+               cudaGetErrorName(refused), cudaGetErrorName(cudaGetLastError()));
+    }
+    show("x", x, N);
+    show("y", y, N);
+    return scenario_end();
+}
+
 /* Runs 50 iterations of axpy, a step counter and axpy into y, the batch copy of y into z, and two scales of z
-   (the copy after the first axpy every eighth iteration); with `capture`, capture_after_replays. */
+   (the copy after the first axpy every eighth iteration); with `capture`, capture_after_replays; with `errors`, latest_error. */
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "capture") == 0)
         return capture_after_replays();
+    if (argc > 1 && strcmp(argv[1], "errors") == 0)
+        return latest_error();
     scenario_begin("unhooked_copy");
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

@@ -128,12 +128,23 @@ CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t Byt
     return copy(dev_ptr(dst), dev_ptr(src), ByteCount, ANY, hStream, true, false);
 }
 
-/* A batch of 1-D copies on hStream, in order, each direction inferred (the attributes are not looked at). */
+/*
+ * A batch of 1-D copies on hStream, in order, each direction inferred (the
+ * attributes are not looked at).  Refused on a capturing stream, as CUDA
+ * 13.0 refuses it (the H200, session 10: cudaMemcpyBatchAsync returned
+ * cudaErrorStreamCaptureUnsupported, and the capture went on).
+ */
 static CUresult batch_copy(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, size_t numAttrs,
                            CUstream hStream, bool ptsz)
 {
     if (count == 0 || dsts == NULL || srcs == NULL || sizes == NULL || numAttrs == 0)
         return CUDA_ERROR_INVALID_VALUE;
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    unsigned long long id = 0;
+    if (standin_driver_capture_info((cudaStream_t)hStream, ptsz, &status, &id, NULL, NULL, NULL, NULL) ==
+            cudaSuccess &&
+        status != cudaStreamCaptureStatusNone)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     for (size_t i = 0; i < count; i++) {
         CUresult r = copy(dev_ptr(dsts[i]), dev_ptr(srcs[i]), sizes[i], ANY, hStream, ptsz, false);
         if (r != CUDA_SUCCESS)

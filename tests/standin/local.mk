@@ -177,7 +177,8 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/two_shapes.out \
 	tests/standin/expected/two_threads.out \
 	tests/standin/expected/rotating_args.out \
-	tests/standin/expected/handover.out
+	tests/standin/expected/handover.out \
+	tests/standin/expected/unhooked_copy.capture.out
 EXTRA_DIST += tests/standin/conformance.sh \
 	tests/standin/scenarios.sh tests/standin/ordering.sh \
 	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \

@@ -572,7 +572,9 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
         API(cudaErrorNotSupported);
     CUresult r = batch((CUdeviceptr *)dsts, (CUdeviceptr *)srcs, (size_t *)sizes, count, (CUmemcpyAttributes *)attrs,
                        attrsIdxs, numAttrs, (CUstream)stream);
-    API(r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue);
+    API(r == CUDA_SUCCESS                            ? cudaSuccess
+        : r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED ? cudaErrorStreamCaptureUnsupported
+                                                     : cudaErrorInvalidValue);
 }
 
 /* cudaMemcpyAsync, per-thread default stream flavour. */
