@@ -155,12 +155,12 @@ static inline int door_ever_driver(struct door d)
     return d.driver || d.flip;
 }
 
-/* Prints one door of a call of the given kind (--dump) after space: R runtime, D driver, F changing every few
- * iterations, then how. */
+/* Prints one door of a call of the given kind (--dump) after space: R runtime (R batch: a device-to-device copy
+ * on a created stream is a batch copy), D driver, F changing every few iterations, then how. */
 static inline void door_dump(const struct door *d, char kind, const char *space)
 {
     if (!door_ever_driver(*d)) {
-        printf("%sR", space);
+        printf(kind == 'c' && d->form == 1 ? "%sR batch" : "%sR", space);
         return;
     }
     printf("%s%s%s%s%s", space, d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
