@@ -93,20 +93,4 @@ static inline __attribute__((always_inline)) bool launch_config_pop_first(dim3 *
     return true;
 }
 
-/* Keeps the configuration a <<<>>> expression pushes; cudaSuccess (0: launch).  Inline for the first entry. */
-static inline cudaError_t launch_config_push(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream)
-{
-    if (launch_config_push_first(grid, block, shared_mem, stream))
-        return cudaSuccess;
-    return launch_config_push_deeper(grid, block, shared_mem, stream);
-}
-
-/* Hands the kernel's stub the configuration pushed last; false if the runtime holds it (forward the pop). */
-static inline bool launch_config_pop(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream)
-{
-    if (launch_config_pop_first(grid, block, shared_mem, stream))
-        return true;
-    return launch_config_pop_deeper(grid, block, shared_mem, stream);
-}
-
 #endif

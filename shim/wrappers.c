@@ -18,10 +18,11 @@
  * the call to the engine; the parameter names are hooks.def's, as in
  * call.h's CALL_FIELDS_*.
  */
-#define DOOR_TAKES_CONFIG_PUSH(id, s) return launch_config_push(gridDim, blockDim, sharedMem, stream)
+/* The first entry's push and pop were tried already (DOOR_FIRST_*, below): what is left is the deeper side. */
+#define DOOR_TAKES_CONFIG_PUSH(id, s) return launch_config_push_deeper(gridDim, blockDim, sharedMem, stream)
 #define DOOR_TAKES_CONFIG_POP(id, s)                                                                        \
     do {                                                                                                    \
-        if (launch_config_pop(gridDim, blockDim, sharedMem, stream))                                        \
+        if (launch_config_pop_deeper(gridDim, blockDim, sharedMem, stream))                                 \
             return cudaSuccess;                                                                             \
     } while (0)
 #define DOOR_TAKES_LAUNCH(id, s)                                                                            \
