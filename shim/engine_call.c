@@ -417,14 +417,9 @@ FAST_SHAPE_ROW(5)
 FAST_SHAPE_ROW(6)
 FAST_SHAPE_ROW(7)
 #undef FAST_SHAPE
-#undef FAST_SHAPE_ROW
 
 _Static_assert(KERNEL_SHAPES == 0x80, "one row of holders per 16 shapes");
 #define FAST_SHAPE(h, l) [0x##h##l] = fast_hold_shape_0x##h##l,
-#define FAST_SHAPE_ROW(h)                                                                                   \
-    FAST_SHAPE(h, 0) FAST_SHAPE(h, 1) FAST_SHAPE(h, 2) FAST_SHAPE(h, 3) FAST_SHAPE(h, 4) FAST_SHAPE(h, 5)   \
-    FAST_SHAPE(h, 6) FAST_SHAPE(h, 7) FAST_SHAPE(h, 8) FAST_SHAPE(h, 9) FAST_SHAPE(h, a) FAST_SHAPE(h, b)   \
-    FAST_SHAPE(h, c) FAST_SHAPE(h, d) FAST_SHAPE(h, e) FAST_SHAPE(h, f)
 const engine_fast_holder engine_fast_holders[KERNEL_SHAPES] = {
     FAST_SHAPE_ROW(0) FAST_SHAPE_ROW(1) FAST_SHAPE_ROW(2) FAST_SHAPE_ROW(3)
     FAST_SHAPE_ROW(4) FAST_SHAPE_ROW(5) FAST_SHAPE_ROW(6) FAST_SHAPE_ROW(7)

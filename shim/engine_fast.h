@@ -63,13 +63,18 @@ static inline __attribute__((always_inline)) const struct recorded *engine_fast_
     return NULL;
 }
 
+/* Whether a call on stream (NULL naming named_stream) is on the stream of recorded call c. */
+static inline __attribute__((always_inline)) bool engine_fast_same_stream(const struct call *c, cudaStream_t stream,
+                                                                         cudaStream_t named_stream)
+{
+    return c->stream == stream || (stream == NULL && c->stream == named_stream);
+}
+
 /* Whether a launch of the slot's shape, on stream (naming named_stream), with args, is the slot's call. */
 static inline __attribute__((always_inline)) bool engine_fast_fits(const struct recorded *slot, void *const *args,
                                                                   cudaStream_t stream, cudaStream_t named_stream)
 {
-    const struct call *c = &slot->call;
-    return (c->stream == stream || (stream == NULL && c->stream == named_stream)) &&
-           (args != NULL || slot->layout->count == 0);
+    return engine_fast_same_stream(&slot->call, stream, named_stream) && (args != NULL || slot->layout->count == 0);
 }
 
 /* The fast path's test for a launch of the runtime's (geometry as dim3, as it arrives in registers). */
@@ -132,7 +137,7 @@ engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned
         return NULL;
     const struct call *c = &slot->call;
     if (__builtin_expect(c->api == api && c->event == event && (!wait || c->flags == flags) &&
-                             (c->stream == stream || (stream == NULL && c->stream == named_stream)),
+                             engine_fast_same_stream(c, stream, named_stream),
                          1))
         return t;
     tracker_unlock(t);
