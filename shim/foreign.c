@@ -75,6 +75,15 @@ void foreign_count(enum driver_id id, const void *stream)
     observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream);
 }
 
+/* Driver function id's call on stream, a boundary for the engine: capturable into the robust path's capture or not. */
+static inline __attribute__((always_inline)) bool boundary_call(enum driver_id id, const void *stream, bool capturable)
+{
+    enum driver_kind kind = driver_table[id].kind;
+    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
+                               kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
+                               capturable, class_of(id)->reason);
+}
+
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
 bool foreign_call(enum driver_id id, const void *stream, const void *caller)
 {
@@ -87,17 +96,13 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
     bool capturable = kind == DRIVER_KIND_CAPTURABLE && !calling_object_is_communication(caller);
     if (kind == DRIVER_KIND_CAPTURABLE && !capturable)
         observe_communication_call(); /* for the exit summary: how much of the work was the collectives' */
-    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
-                               kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                               capturable, class_of(id)->reason);
+    return boundary_call(id, stream, capturable);
 }
 
 /* The runtime's driver call for a runtime function the shim does not hook: a boundary, as foreign_call's (uncounted). */
 bool unhooked_runtime_call(enum driver_id id, const void *stream)
 {
-    enum driver_kind kind = driver_table[id].kind;
-    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name, 0, kind == DRIVER_KIND_CAPTURABLE,
-                               class_of(id)->reason);
+    return boundary_call(id, stream, driver_table[id].kind == DRIVER_KIND_CAPTURABLE);
 }
 
 /* Observe mode: a foreign call of wait function id that began at start returned; a host sync ends a span. */
