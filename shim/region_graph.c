@@ -467,15 +467,16 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
                                         size_t why_len, bool *unsupported)
 {
     *unsupported = false;
+    size_t per_call = list->count ? list->count : 1; /* entries of the arrays with one per recorded call */
     struct region_graph *g = calloc(1, sizeof *g);
-    if (g == NULL || (g->nodes = calloc(list->count ? list->count : 1, sizeof *g->nodes)) == NULL) {
+    if (g == NULL || (g->nodes = calloc(per_call, sizeof *g->nodes)) == NULL) {
         free(g);
         say_why(why, why_len, "out of memory");
         return NULL;
     }
     g->count = list->count;
-    g->differ = calloc(list->count ? list->count : 1, sizeof *g->differ);
-    g->args_at = calloc(list->count ? list->count : 1, sizeof *g->args_at);
+    g->differ = calloc(per_call, sizeof *g->differ);
+    g->args_at = calloc(per_call, sizeof *g->args_at);
     g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
                                                                                    : max_instances;
     for (unsigned i = 0; g->args_at && i < list->count; i++)
@@ -511,11 +512,11 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     o.extra = calloc(o.extra_capacity, sizeof *o.extra);
     o.extra_stream = calloc(o.extra_capacity, sizeof *o.extra_stream);
     o.ahead = calloc(o.extra_capacity, sizeof *o.ahead);
-    o.ahead_at = calloc(list->count ? list->count : 1, sizeof *o.ahead_at);
-    o.ahead_n = calloc(list->count ? list->count : 1, sizeof *o.ahead_n);
-    g->owed = calloc(list->count ? list->count : 1, sizeof *g->owed);
-    g->waited = calloc(list->count ? list->count : 1, sizeof *g->waited);
-    g->recorded = calloc(list->count ? list->count : 1, sizeof *g->recorded);
+    o.ahead_at = calloc(per_call, sizeof *o.ahead_at);
+    o.ahead_n = calloc(per_call, sizeof *o.ahead_n);
+    g->owed = calloc(per_call, sizeof *g->owed);
+    g->waited = calloc(per_call, sizeof *g->waited);
+    g->recorded = calloc(per_call, sizeof *g->recorded);
     if (o.ahead == NULL || o.ahead_at == NULL || o.ahead_n == NULL) {
         free(o.ahead); /* no room to leave records out: they stay nodes */
         o.ahead = NULL;
