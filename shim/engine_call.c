@@ -12,6 +12,7 @@
 #include "owed_records.h"
 #include "owed_waits.h"
 #include "region_graph.h"
+#include "runtime.h"
 #include "shim.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
@@ -124,7 +125,7 @@ static void recapture_call(struct tracker *t, cudaError_t *result)
         return;
     struct recorded failed = *last;
     t->records.count--;
-    fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(err));
+    fall_back(t, FALLBACK_GRAPH_ERROR, runtime_error_name(err));
     *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
 }
 

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "profiler.h"
 #include "region_graph.h"
+#include "runtime.h"
 #include "shim.h"
 #include "trace.h"
 
@@ -149,7 +150,7 @@ bool launch_replay(struct tracker *t)
         trace_event("instance_made", "\"region\":%u,\"instances\":%u", r->id, how.instances);
     }
     if (patched < 0) {
-        fall_back(t, FALLBACK_GRAPH_ERROR, cudaGetErrorName(error));
+        fall_back(t, FALLBACK_GRAPH_ERROR, runtime_error_name(error));
         return false;
     }
     set_pending(t, false);

@@ -6,6 +6,7 @@
 #include "libcuda.h"
 #include "log.h"
 #include "real.h"
+#include "runtime.h"
 #include "shim.h"
 #include "trace.h"
 
@@ -29,10 +30,10 @@ void release_capture(struct tracker *t)
         if (unseen_work_possible(who, sizeof who))
             log_warn("a capture of the robust path was lost (%s): the %u calls the shim saw were submitted one by "
                      "one; work that %s submitted into that capture did not run",
-                     cudaGetErrorName(error), t->records.count, who);
+                     runtime_error_name(error), t->records.count, who);
         else
             log_info("a capture of the robust path was lost (%s): its %u calls were submitted one by one",
-                     cudaGetErrorName(error), t->records.count);
+                     runtime_error_name(error), t->records.count);
     }
 }
 
@@ -58,7 +59,7 @@ bool finish_recapture(struct tracker *t)
     if (outcome == CAPTURE_RESUBMITTED) {
         regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         log_info("region %u: fell back: the capture failed (%s); its calls were submitted one by one", r->id,
-                 cudaGetErrorName(error));
+                 runtime_error_name(error));
         trace_event("fallback", "\"region\":%u,\"reason\":\"graph_error\",\"after\":%u,\"length\":%u", r->id,
                     t->records.count, r->length);
         return false;
@@ -131,7 +132,7 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
     cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
     if (err != cudaSuccess) {
         set_pending(t, false);
-        log_debug("region %u: cannot begin a capture: %s", r->id, cudaGetErrorName(err));
+        log_debug("region %u: cannot begin a capture: %s", r->id, runtime_error_name(err));
         regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         return false;
     }

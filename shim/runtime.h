@@ -19,6 +19,9 @@ enum runtime_id {
 /* The runtime's function for id, or NULL. */
 void *runtime_function(enum runtime_id id);
 
+/* A runtime error's name for logs, through the runtime's cudaGetErrorName if it has one, else "cudaError N". */
+const char *runtime_error_name(cudaError_t error);
+
 /*
  * How many calls into the runtime that the shim knows of this thread has
  * under way: a hooked call the engine has seen and forwards (the wrappers),

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The library needs libdl, pthread and libc only (never libcudart), and
-# exports exactly the functions of hooks.def.
+# The library needs libdl, pthread and libc only (never libcudart), binds
+# no symbol of any other library at link level (a CUDA function bound so
+# kills a process whose runtime is loaded privately, as JAX's plugin loads
+# it, at its first call), and exports exactly the functions of hooks.def.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 needed=$(readelf -d "$SHIM" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
@@ -10,6 +12,15 @@ for lib in $needed; do
     *) fail "libreprise.so needs $lib" ;;
     esac
 done
+
+# Every undefined dynamic symbol must be libc's, libdl's, libpthread's or the loader's: each carries
+# its version (GLIBC_*); weak unversioned ones are the toolchain's optional hooks.
+nm -D --undefined-only "$SHIM" > "$WORK/undefined"
+[ -s "$WORK/undefined" ] || fail "nm lists no undefined symbol in libreprise.so (it needs libc's at least)"
+awk '$1 == "U" && $2 !~ /@(GLIBC|GLIBC_PRIVATE)_/ { print $2 }' "$WORK/undefined" > "$WORK/foreign"
+[ -s "$WORK/foreign" ] && { fail "libreprise.so binds symbols outside libc/libdl/libpthread/ld.so at link level:"; cat "$WORK/foreign" >&2; }
+awk '$1 == "w" && $2 !~ /^(__gmon_start__|_ITM_(de)?registerTMCloneTable|__cxa_finalize)(@|$)/ { print $2 }' "$WORK/undefined" > "$WORK/weak"
+[ -s "$WORK/weak" ] && { fail "libreprise.so has unexpected weak undefined symbols:"; cat "$WORK/weak" >&2; }
 
 nm -D --defined-only "$SHIM" | awk '$2 == "T" || $2 == "W" || $2 == "D" || $2 == "B" { sub(/@.*/, "", $3); print $3 }' | sort > "$WORK/exported"
 grep -oE '[A-Za-z_][A-Za-z0-9_]*;' "$top_builddir/shim/reprise.map" | tr -d ';' | sort > "$WORK/hooked"
