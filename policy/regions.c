@@ -151,6 +151,7 @@ struct region *regions_graph_built(struct region_table *t, struct region *r, voi
     r->state = REGION_GRAPHED;
     r->stats.builds++;
     r->stats.instances++;
+    r->replays_at_build = r->stats.replays;
     r->last_used = ++t->clock;
     if (t->policy.max_graphs == 0 || t->graphs <= t->policy.max_graphs)
         return NULL;
@@ -173,6 +174,8 @@ static void forget_graph(struct region_table *t, struct region *r)
 /* Forgets an evicted region's graph; it must be learnt again. */
 void regions_evicted(struct region_table *t, struct region *r)
 {
+    if (r->graph && r->stats.replays == r->replays_at_build)
+        r->stats.evicted_unreplayed++;
     forget_graph(t, r);
     r->stats.evictions++;
     r->state = REGION_LEARNING;
@@ -187,6 +190,8 @@ static void count_replay(struct region_table *t, struct region *r)
         r->failures = 0;
         r->timeouts = 0;
     }
+    if (r->graph && r->stats.replays == r->replays_at_build)
+        r->stats.graphs_replayed++;
     r->stats.replays++;
 }
 
@@ -226,6 +231,44 @@ void regions_graph_dropped(struct region_table *t, struct region *r)
         r->state = REGION_WANTED;
 }
 
+/* Forgets r's graph because something its calls use ended; it must be learnt again. */
+void regions_graph_invalidated(struct region_table *t, struct region *r)
+{
+    if (r->graph)
+        r->stats.invalidations++;
+    forget_graph(t, r);
+    if (r->state != REGION_REFUSED)
+        r->state = REGION_LEARNING;
+    r->stable = 0;
+}
+
+/* Whether value is among the n sorted values. */
+static bool among(uint64_t value, const uint64_t *sorted, unsigned n)
+{
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (sorted[mid] == value)
+            return true;
+        if (sorted[mid] < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Whether any of r's calls refers to one of the sorted values (see regions.h). */
+bool region_refers_to(const struct region *r, enum region_ref ref, const uint64_t *sorted, unsigned n)
+{
+    for (unsigned i = 0; i < r->length; i++) {
+        uint64_t value = ref == REGION_REF_STREAM ? r->sigs[i].stream : r->sigs[i].target;
+        if (among(value, sorted, n))
+            return true;
+    }
+    return false;
+}
+
 /* Records a failure of r; it backs off (longer each time it keeps failing); true if that refused it for good. */
 bool regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
 {
@@ -261,6 +304,7 @@ const char *fallback_reason_name(enum fallback_reason reason)
         [FALLBACK_PROFILER] = "profiler",
         [FALLBACK_NOT_PAYING] = "not_paying",
         [FALLBACK_DEFERRAL_TIMEOUT] = "deferral_timeout",
+        [FALLBACK_OBJECT_ENDED] = "object_ended",
     };
     return (unsigned)reason < FALLBACK_REASON_COUNT ? names[reason] : "unknown";
 }

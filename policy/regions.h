@@ -42,6 +42,7 @@ enum fallback_reason {
     FALLBACK_PROFILER,      /* a profiler is attached and REPRISE_PROFILER says step aside */
     FALLBACK_NOT_PAYING,    /* its trial found its graph no faster than passing through */
     FALLBACK_DEFERRAL_TIMEOUT, /* held-back work waited REPRISE_DEFERRAL_TIMEOUT_US with no new call: submitted */
+    FALLBACK_OBJECT_ENDED,  /* a module, library, context, stream or event its calls use was about to end */
     FALLBACK_REASON_COUNT
 };
 
@@ -66,6 +67,9 @@ struct region_stats {
     unsigned long long instances;     /* executable instances made: one per graph built, more for recurring argument sets */
     unsigned long long builds;        /* graphs built */
     unsigned long long evictions;     /* graphs evicted */
+    unsigned long long evicted_unreplayed; /* of those, evicted before their first replay */
+    unsigned long long graphs_replayed; /* graphs built that were replayed at least once */
+    unsigned long long invalidations; /* graphs destroyed because something their calls use ended */
     unsigned long long handovers;     /* occurrences that ended where another thread's call took over a stream */
     unsigned long long fallbacks[FALLBACK_REASON_COUNT];
 };
@@ -82,6 +86,7 @@ struct region {
     unsigned timeouts;     /* deferral timeouts since it last replayed successfully */
     uint64_t last_used;    /* the table's clock when last seen or replayed */
     void *graph;           /* the shim's executable graph, or NULL */
+    unsigned long long replays_at_build; /* stats.replays when its graph was built: evicted unreplayed if still so */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
     struct payoff_trial trial; /* whether its graph is faster than passing it through */
@@ -159,6 +164,18 @@ void regions_recaptured(struct region_table *t, struct region *r);
 
 /* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path), unless refused. */
 void regions_graph_dropped(struct region_table *t, struct region *r);
+
+/* Forgets r's graph because something its calls use ended (a module unloaded, a stream destroyed); it is learnt again. */
+void regions_graph_invalidated(struct region_table *t, struct region *r);
+
+/* What of a region's calls can end under it. */
+enum region_ref {
+    REGION_REF_STREAM, /* the streams its calls are on */
+    REGION_REF_TARGET, /* what they run or record: kernels (as launches name them), events, host functions */
+};
+
+/* Whether any of r's calls refers, as ref says, to one of the n values, sorted in ascending order. */
+bool region_refers_to(const struct region *r, enum region_ref ref, const uint64_t *sorted, unsigned n);
 
 /*
  * Records a failure of r; it backs off (longer each time it keeps

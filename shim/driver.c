@@ -184,10 +184,16 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
  */
 #define RUNTIME_UNHOOKED_CALL(name, args, stream, waits)                                                  \
     BOUNDARY_FORWARD(unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream)), args, waits)
-#define DRIVER_HOOK(kind, name, params, args, stream)                                                     \
+/*
+ * A wrapped driver function: before (a statement) runs first, in every
+ * mode; then the call is counted, is a boundary or settles what it must,
+ * as its kind says, and is forwarded.
+ */
+#define DRIVER_WRAPPER(kind, name, params, args, stream, before)                                          \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
         DRIVER_WRAPPER_START(name, params);                                                               \
+        before;                                                                                           \
         if (__builtin_expect(shim_observing, 0)) {                                                       \
             if (!caller_is_runtime(caller)) {                                                             \
                 bool taken = foreign_call(DRIVER_ID_##name, (const void *)(stream), caller); /* counts */ \
@@ -211,6 +217,11 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
         }                                                                                                 \
         return real args;                                                                                 \
     }
+#define DRIVER_HOOK(kind, name, params, args, stream) DRIVER_WRAPPER(kind, name, params, args, stream, (void)0)
+/* A call that ends an object graphs can refer to: what refers to it ends first (engine_object_ends). */
+#define DRIVER_ENDS(what, name, params, args, stream, handle)                                             \
+    DRIVER_WRAPPER(BOUNDARY, name, params, args, stream,                                                  \
+                   engine_object_ends(ENDS_##what, (const void *)(uintptr_t)(handle), #name))
 /*
  * The driver's front door (DRIVER_NODE): a call that can be a graph node,
  * from anyone but the runtime, is described to the engine as a runtime
@@ -376,6 +387,7 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
     }
 #include "driver_hooks.def"
 #undef DRIVER_CAPTURE_QUERY
+#undef DRIVER_ENDS
 #undef DRIVER_NODE
 #undef DRIVER_HOOK
 #undef DRIVER_WRAPPER_START

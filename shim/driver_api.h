@@ -18,6 +18,9 @@
 #undef cuStreamBatchMemOp
 #undef cuStreamDestroy
 #undef cuEventDestroy
+#undef cuCtxDestroy
+#undef cuDevicePrimaryCtxReset
+#undef cuDevicePrimaryCtxRelease
 #undef cuStreamGetCaptureInfo
 
 /* The stream a driver call acts on, as driver_hooks.def names it. */

@@ -90,7 +90,27 @@ static inline void engine_forwarded(void)
         in_flight_clear();
 }
 
-/* Submits every thread's held-back work and destroys every graph (at exit). */
+/* What a lifetime-ending call ends: each is something a graph node or a held-back call can refer to. */
+enum object_end {
+    ENDS_STREAM,  /* a stream destroyed */
+    ENDS_EVENT,   /* an event destroyed */
+    ENDS_MODULE,  /* a module unloaded: its functions */
+    ENDS_LIBRARY, /* a library unloaded: its kernels */
+    ENDS_CONTEXT, /* a context destroyed, or a device's primary context reset or released: everything in it */
+};
+
+/*
+ * Before a call that ends an object (name, for the log) is forwarded: every
+ * thread's sequence that holds or records work referring to it ends (its
+ * held-back work submitted while the object still lives), and every graph
+ * that refers to it is destroyed, to be learnt again; a context's end also
+ * makes every owed record and wait and drops the shim's private streams and
+ * events in it.  handle: the stream, event, module or library (NULL for a
+ * context).  Nothing in another mode, or for the shim's own calls.
+ */
+void engine_object_ends(enum object_end what, const void *handle, const char *name);
+
+/* Submits every thread's held-back work (at exit); graphs are left to the driver. */
 void engine_shutdown(void);
 
 /* Writes each region's counts to the trace, and to the log if to_log (exit summary). */

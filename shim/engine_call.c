@@ -567,6 +567,12 @@ static bool answer_capture_query(const struct call *c, cudaError_t *result)
     return true;
 }
 
+/* Whether call c resets the device (cudaDeviceReset, or the deprecated cudaThreadExit). */
+static bool resets_device(const struct call *c)
+{
+    return c->api == HOOK_ID_cudaDeviceReset || c->api == HOOK_ID_cudaThreadExit;
+}
+
 /* Sees a call before it reaches the runtime; true if held back, with *result for the program. */
 bool engine_call(const struct call *c, cudaError_t *result)
 {
@@ -625,6 +631,8 @@ bool engine_call(const struct call *c, cudaError_t *result)
     if (!taken) {
         owed_waits_settle(c->stream); /* forwarded next: after the graphs it follows (the boundary's own too) */
         settle_owed_records(c);
+        if (resets_device(c))
+            engine_object_ends(ENDS_CONTEXT, NULL, call_api_name(c->api));
     } else {
         engine_forwarded(); /* held back, or forwarded into its own capture already */
     }

@@ -1,10 +1,11 @@
-/* The engine at exit: every thread's held-back work submitted, graphs destroyed, each region's counts summarised. */
+/* The engine at exit: every thread's held-back work submitted, each region's counts summarised. */
 #include "config.h"
 
 #include <stdlib.h>
 
 #include "engine_internal.h"
 #include "log.h"
+#include "owed_waits.h"
 #include "stream_order.h"
 #include "trace.h"
 
@@ -22,7 +23,14 @@ void register_exit_hook_once(void)
     pthread_once(&exit_hook_once, register_exit_hook);
 }
 
-/* Submits every thread's held-back work and destroys every graph (at exit). */
+/*
+ * Submits every thread's held-back work (at exit).  Graphs, captures'
+ * streams and private events are left to the driver, which frees them with
+ * their context: their context may be gone already (a program's
+ * cudaDeviceReset or cuCtxDestroy the shim did not see end, a library's
+ * exit handler), and a driver call on an object of a destroyed context can
+ * crash the process at exit, losing the program's buffered output.
+ */
 void engine_shutdown(void)
 {
     if (atomic_exchange(&shut_down, true))
@@ -33,27 +41,27 @@ void engine_shutdown(void)
         tracker_lock(t);
         if (t->pending)
             release_held(t);
-        struct region *r, *tmp;
-        HASH_ITER(hh, t->table.by_hash, r, tmp)
-            if (r->graph) {
-                destroy_graph_of(r);
-                r->graph = NULL;
-            }
-        capture_session_fini(&t->capture);
-        private_event_destroy(t->moved_work);
         tracker_unlock(t);
     }
     pthread_mutex_unlock(&trackers_lock);
+    /* Work the program's own exit handlers submit after this still follows the graphs launched before. */
+    owed_waits_settle_all();
 }
 
 /* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
 void engine_summary(bool to_log)
 {
+    unsigned long long built = 0, replayed = 0, evicted = 0, unreplayed = 0, invalidated = 0;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         struct region *r, *tmp;
         HASH_ITER(hh, t->table.by_hash, r, tmp) {
             const struct region_stats *s = &r->stats;
+            built += s->builds;
+            replayed += s->graphs_replayed;
+            evicted += s->evictions;
+            unreplayed += s->evicted_unreplayed;
+            invalidated += s->invalidations;
             if (s->builds == 0 && s->replays == 0 && s->sightings < engine_policy.min_repeats)
                 continue;
             char reasons[512];
@@ -65,18 +73,29 @@ void engine_summary(bool to_log)
                 log_always(LOG_INFO,
                        "region %u (thread %u, %u calls): %llu occurrences, %llu replays (%llu re-captured), "
                        "%llu calls not submitted one by one, %llu nodes patched, %llu replays unpatched, "
-                       "%llu graph instances, %llu ended by another thread's call (hand-overs), fallbacks: %s",
+                       "%llu graph instances, graphs %llu built, %llu replayed, %llu evicted (%llu unreplayed), "
+                       "%llu invalidated, %llu ended by another thread's call (hand-overs), fallbacks: %s",
                        r->id, t->thread_number, r->length, s->sightings, s->replays, s->recaptures, s->calls_saved,
-                       s->args_patched, s->unpatched, s->instances, s->handovers, used ? reasons : "none");
+                       s->args_patched, s->unpatched, s->instances, s->builds, s->graphs_replayed, s->evictions,
+                       s->evicted_unreplayed, s->invalidations, s->handovers, used ? reasons : "none");
             trace_event("region_summary",
                         "\"region\":%u,\"thread\":%u,\"calls\":%u,\"state\":\"%s\",\"sightings\":%llu,"
                         "\"replays\":%llu,\"recaptures\":%llu,\"calls_saved\":%llu,\"patched\":%llu,\"builds\":%llu,"
-                        "\"evictions\":%llu,\"unpatched\":%llu,\"instances\":%llu,\"handovers\":%llu",
+                        "\"evictions\":%llu,\"unpatched\":%llu,\"instances\":%llu,\"handovers\":%llu,"
+                        "\"graphs_replayed\":%llu,\"evicted_unreplayed\":%llu,\"invalidations\":%llu",
                         r->id, t->thread_number, r->length, region_state_name(r->state), s->sightings, s->replays,
                         s->recaptures, s->calls_saved, s->args_patched, s->builds, s->evictions, s->unpatched,
-                        s->instances, s->handovers);
+                        s->instances, s->handovers, s->graphs_replayed, s->evicted_unreplayed, s->invalidations);
         }
     }
     pthread_mutex_unlock(&trackers_lock);
+    if (to_log && built)
+        log_always(LOG_INFO,
+                   "graphs: %llu built, %llu replayed at least once, %llu evicted (%llu before any replay), "
+                   "%llu destroyed because something they used ended",
+                   built, replayed, evicted, unreplayed, invalidated);
+    trace_event("graphs_summary",
+                "\"built\":%llu,\"replayed\":%llu,\"evicted\":%llu,\"evicted_unreplayed\":%llu,\"invalidated\":%llu",
+                built, replayed, evicted, unreplayed, invalidated);
 }
 

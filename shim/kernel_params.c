@@ -16,9 +16,14 @@ struct layout_entry {
     const char *name;
     bool name_asked;
     UT_hash_handle hh;
+    struct layout_entry *retired_next;
 };
 
 static struct layout_entry *layouts;
+/* Layouts forgotten (kernel_params_retire): never freed, since recorded calls and graphs may point at them. */
+static struct layout_entry *retired;
+/* What a forgotten layout's func becomes: no launch names it, so every cached test against it fails. */
+#define RETIRED_FUNC ((const void *)&retired)
 static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define LAYOUT_CACHE_SIZE 16
@@ -97,6 +102,34 @@ static bool query_layout(struct kernel_params *layout, CUfunction f)
     return false;
 }
 
+/* The library of a kernel handle (a CUkernel, or a host stub the runtime knows one for); NULL if none. */
+static CUlibrary library_of(const void *func, enum kernel_handle how)
+{
+    CUkernel kernel = NULL;
+    CUlibrary library = NULL;
+    if (how == KERNEL_BY_RT_KERNEL) {
+        kernel = (CUkernel)func;
+    } else if (how == KERNEL_BY_STUB) {
+        struct saved_error saved;
+        errors_save(&saved);
+        if (RT_CALL(cudaGetKernel, (cudaKernel_t *)&kernel, func) != cudaSuccess)
+            kernel = NULL;
+        errors_restore(&saved);
+    }
+    /* A driver handle may be a CUfunction, which cuKernelGetLibrary must not be given: left unknown. */
+    if (kernel == NULL || DEVICE_CALL(cuKernelGetLibrary, &library, kernel) != CUDA_SUCCESS)
+        return NULL;
+    return library;
+}
+
+/* Notes where a known layout's function came from: its module, and its library if it is a library's kernel. */
+static void note_owners(struct layout_entry *e, enum kernel_handle how)
+{
+    if (DEVICE_CALL(cuFuncGetModule, &e->layout.module, e->layout.function) != CUDA_SUCCESS)
+        e->layout.module = NULL;
+    e->layout.library = library_of(e->layout.func, how);
+}
+
 /* Finds the driver function behind a launch's handle and its layout. */
 static void resolve(struct layout_entry *e, enum kernel_handle how)
 {
@@ -117,12 +150,15 @@ static void resolve(struct layout_entry *e, enum kernel_handle how)
         /* A CUfunction names itself; a CUkernel cast to one has a function in the current context. */
         if (query_layout(&e->layout, (CUfunction)func)) {
             e->known = true;
+            note_owners(e, how);
             return;
         }
         f = function_of_kernel(func);
         break;
     }
     e->known = f != NULL && query_layout(&e->layout, f);
+    if (e->known)
+        note_owners(e, how);
 }
 
 /* The layout of func's parameters, or NULL if libcuda cannot tell. */
@@ -162,6 +198,57 @@ const char *kernel_name_of(const void *func, enum kernel_handle how)
     const char *name = e ? e->name : NULL;
     pthread_mutex_unlock(&layouts_lock);
     return name;
+}
+
+/* Whether the end of owner (handle) takes e's kernel with it, or cannot be ruled out to. */
+static bool owner_ends(const struct layout_entry *e, enum kernel_owner owner, const void *handle)
+{
+    switch (owner) {
+    case KERNELS_OF_MODULE:
+        return e->layout.module == NULL || (const void *)e->layout.module == handle;
+    case KERNELS_OF_LIBRARY:
+        return e->layout.library == NULL || (const void *)e->layout.library == handle;
+    case KERNELS_ALL:
+        return true;
+    }
+    return true;
+}
+
+/* Forgets the layouts that owner's end takes with it (see kernel_params.h). */
+unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const void ***handles, bool *all)
+{
+    unsigned count = 0, capacity = 0;
+    const void **list = NULL;
+    *all = false;
+    pthread_mutex_lock(&layouts_lock);
+    struct layout_entry *e, *tmp;
+    HASH_ITER(hh, layouts, e, tmp) {
+        if (!owner_ends(e, owner, handle))
+            continue;
+        if (count == capacity && !*all) {
+            capacity = capacity ? 2 * capacity : 64;
+            const void **grown = realloc(list, capacity * sizeof *list);
+            if (grown == NULL)
+                *all = true;
+            else
+                list = grown;
+        }
+        if (!*all)
+            list[count] = e->layout.func;
+        count++;
+        HASH_DEL(layouts, e);
+        /* Each thread's cache and each recorded slot compare func before using a layout: none matches now. */
+        __atomic_store_n(&e->layout.func, RETIRED_FUNC, __ATOMIC_RELEASE);
+        e->retired_next = retired;
+        retired = e;
+    }
+    pthread_mutex_unlock(&layouts_lock);
+    if (*all) {
+        free(list);
+        list = NULL;
+    }
+    *handles = list;
+    return count;
 }
 
 /* Frees the cache (at exit). */

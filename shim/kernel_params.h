@@ -22,6 +22,8 @@ struct kernel_params {
     const void *func;                 /* the handle the launch named */
     CUfunction function;              /* what a kernel node runs, in context */
     CUcontext context;                /* current when the function was found: a graph elsewhere cannot use it */
+    CUmodule module;                  /* the module it came from, or NULL if libcuda would not say */
+    CUlibrary library;                /* the library its kernel came from, or NULL if not known to be one */
     unsigned count;
     uint32_t total;                   /* bytes of the packed block */
     unsigned shape;                   /* kernel_shape_of: the fast path's copy by shape, or 0 */
@@ -66,6 +68,24 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
 
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);
+
+/* What takes kernels with it when it ends. */
+enum kernel_owner {
+    KERNELS_OF_MODULE,  /* a module unloaded (cuModuleUnload) */
+    KERNELS_OF_LIBRARY, /* a library unloaded (cuLibraryUnload, cudaLibraryUnload) */
+    KERNELS_ALL,        /* a context destroyed or a device reset */
+};
+
+/*
+ * Forgets the layouts of the kernels that the end of owner (a CUmodule or
+ * CUlibrary) takes with it, and of those whose module or library is not
+ * known, so that a handle a later load gives out again is asked about anew.
+ * Returns how many, with the handles the launches named in *handles
+ * (malloc'd; the caller frees it), or sets *all when that list could not be
+ * made (every handle must then be taken as gone).  A forgotten layout stays
+ * readable: a recorded call or a graph may still point at it.
+ */
+unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const void ***handles, bool *all);
 
 /* Frees the cache (at exit). */
 void kernel_params_clear(void);

@@ -59,6 +59,6 @@ steady=$(grep -c 'joins around a graph launch on 4 streams: 1 event record, 0 wa
 echo "fork3: $launches replays, $steady of them with one event record and no wait around the launch"
 [ "$launches" -ge 30 ] || fail "fork3: $launches replays of the fork/join region, expected at least 30"
 [ "$steady" -eq $((launches - 1)) ] || fail "fork3: only $steady of $launches replays joined with one record alone"
-# Nothing makes an owed wait between replays: only the graph's destruction at exit does (3 streams).
+# Nothing makes an owed wait between replays: only the shim's shutdown at exit does (3 streams).
 expect_count "$WORK/fork3.log" "made the wait it owed" 3
 finish

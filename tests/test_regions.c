@@ -270,6 +270,60 @@ static void test_deferral_timeouts(void)
     regions_fini(&t);
 }
 
+/* A region refers to its calls' streams and targets; an invalidated graph is forgotten and its region learnt again. */
+static void test_references(void)
+{
+    struct region_table t;
+    struct call_sig a[5];
+    int graph_token;
+    struct region *r = one_graphed_region(&t, a, &graph_token);
+    for (unsigned i = 0; i < 5; i++)
+        a[i].stream = 100; /* the region copied its signatures: this changes nothing of it */
+    const uint64_t kernels[] = {3, 9, 40}, other_kernels[] = {1, 2, 12, 13}, streams[] = {0, 100};
+    CHECK(region_refers_to(r, REGION_REF_TARGET, kernels, 3));       /* kernel 9 is its third call's */
+    CHECK(!region_refers_to(r, REGION_REF_TARGET, other_kernels, 4)); /* its kernels are 7 to 11 */
+    CHECK(region_refers_to(r, REGION_REF_STREAM, streams, 1));        /* every call is on stream 0 */
+    CHECK(!region_refers_to(r, REGION_REF_STREAM, streams + 1, 1));
+    CHECK(!region_refers_to(r, REGION_REF_TARGET, kernels, 0));
+    regions_replayed(&t, r, 0);
+    regions_replayed(&t, r, 0);
+    CHECK(r->stats.graphs_replayed == 1); /* one graph, replayed twice */
+    regions_graph_invalidated(&t, r);
+    CHECK(r->graph == NULL && t.graphs == 0 && r->state == REGION_LEARNING && r->stable == 0);
+    CHECK(r->stats.invalidations == 1 && r->stats.evictions == 0);
+    regions_graph_invalidated(&t, r); /* no graph: nothing more counted */
+    CHECK(r->stats.invalidations == 1);
+    CHECK(strcmp(fallback_reason_name(FALLBACK_OBJECT_ENDED), "object_ended") == 0);
+    regions_fini(&t);
+}
+
+/* An evicted graph that was never replayed is counted as such; one that was is not. */
+static void test_evicted_unreplayed(void)
+{
+    struct region_table t;
+    struct call_sig a[5], b[5], c[5];
+    int graph_token;
+    struct region *ra = one_graphed_region(&t, a, &graph_token);
+    make_seq(b, 5, 20);
+    make_seq(c, 5, 40);
+    struct region *rb = regions_sighting(&t, b, 5);
+    regions_sighting(&t, b, 5);
+    CHECK(regions_graph_built(&t, rb, &graph_token) == NULL); /* max_graphs is 2 */
+    regions_replayed(&t, rb, 0);
+    struct region *rc = regions_sighting(&t, c, 5);
+    regions_sighting(&t, c, 5);
+    struct region *victim = regions_graph_built(&t, rc, &graph_token);
+    CHECK(victim == ra); /* the least recently used: built first, never replayed */
+    regions_evicted(&t, victim);
+    CHECK(ra->stats.evictions == 1 && ra->stats.evicted_unreplayed == 1);
+    regions_replayed(&t, rc, 0);
+    victim = regions_graph_built(&t, ra, &graph_token); /* built again: rb is now the least recently used */
+    CHECK(victim == rb);
+    regions_evicted(&t, victim);
+    CHECK(rb->stats.evictions == 1 && rb->stats.evicted_unreplayed == 0 && rb->stats.graphs_replayed == 1);
+    regions_fini(&t);
+}
+
 int main(void)
 {
     test_learning();
@@ -280,6 +334,8 @@ int main(void)
     test_eviction();
     test_region_limit();
     test_deferral_timeouts();
+    test_references();
+    test_evicted_unreplayed();
     CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
     CHECK(strcmp(fallback_reason_name(FALLBACK_NOT_PAYING), "not_paying") == 0);
     return check_result("test_regions");
