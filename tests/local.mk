@@ -77,6 +77,10 @@ TESTS += \
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
 	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt
 
+## Warm-ups that never repeat build no graph (issue 24, item 3).
+TESTS += tests/warmup.sh
+EXTRA_DIST += tests/warmup.sh
+
 ## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
 TESTS += tests/host_cpus.sh
 EXTRA_DIST += tests/host_cpus.sh tools/host_cpus.py

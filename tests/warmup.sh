@@ -1,0 +1,36 @@
+#!/bin/sh
+# Warm-ups that never repeat cost nothing (issue 24, item 3): a region recorded at its third sighting keeps
+# its record, and its graph is built only when it begins again.  launch_loop's region (3 launches; its
+# first iteration, with the fills, is another) seen exactly three times (a JIT's warm-up, an autotuner's
+# trial) builds no graph; seen four times, one graph, replayed once.
+. "${top_srcdir:-.}/tests/lib.sh"
+SCEN="$top_builddir/tests/scenarios"
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
+
+# Runs launch_loop for $1 iterations with and without the shim (REPRISE_TRIAL=0: no trial passes one through).
+run_loop() {
+    LAUNCH_LOOP_ITERS=$1 $LIMIT "$SCEN/launch_loop" > "$WORK/plain.$1.out" || fail "launch_loop $1 exited $?"
+    LAUNCH_LOOP_ITERS=$1 REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=3 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/$1.trace" \
+        $LIMIT env LD_PRELOAD="$SHIM" "$SCEN/launch_loop" > "$WORK/auto.$1.out" 2> "$WORK/auto.$1.log" ||
+        fail "launch_loop $1 under auto exited $?"
+    cmp -s "$WORK/plain.$1.out" "$WORK/auto.$1.out" || fail "launch_loop $1: auto printed something else"
+}
+
+# The graphs_summary event's field $2 in trace $1.
+summary_field() {
+    sed -n "s/.*\"ev\":\"graphs_summary\".*\"$2\":\([0-9]*\).*/\1/p" "$1"
+}
+
+run_loop 4
+expect_in "$WORK/auto.4.log" "region 2: recorded; its graph is built when it begins again"
+expect_not_in "$WORK/auto.4.log" "graph built"
+[ "$(summary_field "$WORK/4.trace" built)" = 0 ] || fail "3 sightings: $(summary_field "$WORK/4.trace" built) graphs built, want 0"
+
+run_loop 5
+expect_in "$WORK/auto.5.log" "region 2: graph built (3 nodes on 1 stream); replaying from this occurrence"
+expect_in "$WORK/auto.5.log" "region 2: replayed as a graph"
+expect_in "$WORK/auto.5.log" "graphs: 1 built, 1 replayed at least once, 0 evicted (0 before any replay)"
+[ "$(summary_field "$WORK/5.trace" built)" = 1 ] || fail "4 sightings: $(summary_field "$WORK/5.trace" built) graphs built, want 1"
+[ "$(summary_field "$WORK/5.trace" replayed)" = 1 ] || fail "4 sightings: the graph was not replayed"
+finish
