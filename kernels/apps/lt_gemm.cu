@@ -164,8 +164,8 @@ int main(int argc, char **argv)
     require_gpu();
     const size_t nx = (size_t)LT_M * LT_K1, nh = (size_t)LT_M * LT_N1, nw1 = (size_t)LT_K1 * LT_N1, nw2 = (size_t)LT_N1 * LT_N2;
     const std::vector<__nv_bfloat16> x0 = init_matrix(nx, 0x9e3779b9u, 1.0f);
-    const std::vector<__nv_bfloat16> w1 = init_matrix(nw1, 0x85ebca6bu, 1.0f / 32.0f);
-    const std::vector<__nv_bfloat16> w2 = init_matrix(nw2, 0xc2b2ae35u, 1.0f / 45.0f);
+    const std::vector<__nv_bfloat16> w1 = init_matrix(nw1, 0x85ebca6bu, 0.125f);
+    const std::vector<__nv_bfloat16> w2 = init_matrix(nw2, 0xc2b2ae35u, 0.125f);
     __nv_bfloat16 *d_x, *d_h, *d_y, *d_w1, *d_w2;
     float *d_hist;
     void *workspace;

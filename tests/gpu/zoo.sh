@@ -204,7 +204,13 @@ run_once() {
 status_words() {
     case "$1" in
     0) ;;
-    124 | 137) echo "timed out after ${LIMIT_USED}s: a hang or too slow" ;;
+    124 | 137)
+        if [ "$LIMIT_USED" -lt "$LIMIT" ]; then
+            echo "timed out after ${LIMIT_USED}s, its limit cut to ZOO_BUDGET's end: too little time left, or a hang"
+        else
+            echo "timed out after ${LIMIT_USED}s: a hang or too slow"
+        fi
+        ;;
     77) echo "exit 77: skipped itself" ;;
     *) if [ "$1" -gt 128 ]; then echo "killed by SIG$(kill -l $(($1 - 128)) 2> /dev/null || echo $(($1 - 128)))"; else echo "exit $1"; fi ;;
     esac
