@@ -85,7 +85,7 @@ def main():
     for it in range(iters):
         t0 = time.perf_counter()
         x = run(x, w)
-        v = float(x[it % 64, (it * 7) % 64])  # one value back: a copy and a sync
+        v = float(x[5, 7])  # one value back: a copy and a sync (a fixed index: one slice executable, compiled once)
         times.append((time.perf_counter() - t0) * 1e6)
         digest.update(repr(v).encode())
         if it % 10 == 9:
