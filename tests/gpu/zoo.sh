@@ -38,6 +38,8 @@
 #                       10 runs the longest lane; 1: one process at a time, the cleanest timings, about 14)
 #   ZOO_BUDGET=S        seconds for the whole zoo (default 540, or tools/gpu-suite's part limit less 25):
 #                       a run that would start too late is "not run" and fails, and the table still prints
+#   ZOO_PLAIN_TWICE=1   a second run without the shim first (none.2), compared as the shim runs are: a
+#                       difference there says the program itself is not deterministic on this machine
 #   ZOO_FRESH_CACHE=1   every run its own empty Inductor, Triton and CuPy caches (default: one per member,
 #                       so the runs after the first load the first one's compiled kernels and choices)
 #   PYTHON              the Python (default python3)
@@ -258,11 +260,16 @@ run_member() {
         return 0
     fi
     comparable "$base"
-    for mode in off auto robust; do
-        for r in $(seq 1 "$REP"); do
+    local modes="off auto robust" reps
+    [ "${ZOO_PLAIN_TWICE:-0}" = 1 ] && modes="none $modes"
+    for mode in $modes; do
+        reps=$REP
+        [ "$mode" = none ] && reps=1
+        for r in $(seq 1 "$reps"); do
             seq=$((seq + 1))
             label=$mode
-            [ "$REP" -gt 1 ] && label=$mode.$r
+            [ "$reps" -gt 1 ] && label=$mode.$r
+            [ "$mode" = none ] && label=none.2
             base="$WORK/$name.$label"
             if [ $(($(date +%s) + EST)) -gt "$DEADLINE" ]; then
                 row "$idx" "$seq" "$name" "$label" - "not run" - - - "out of ZOO_BUDGET"
@@ -275,10 +282,13 @@ run_member() {
             identical=yes
             cmp -s "$WORK/$name.none.cmp" "$base.cmp" || identical=no
             regions=$(grep -acE 'info: region [0-9]+: replayed (as a graph|on the robust path)' "$base.log" 2> /dev/null)
+            [ "$mode" = none ] && regions=-
             us=$(median_of "$base")
             words=$(status_words "$STATUS")
             note=$words
             [ "$identical" = no ] && note="stdout differs${words:+; $words}"
+            [ "$identical" = no ] && [ "$mode" = none ] &&
+                note="a second run without the shim differs: the program is not deterministic here${words:+; $words}"
             row "$idx" "$seq" "$name" "$label" "$identical" "$STATUS" "${regions:-0}" "${us:+$us us/$UNIT}" "$WALL" "$note"
             echo "zoo: $name $label: identical $identical, exit $STATUS, ${regions:-0} region(s) replayed, ${us:-?} us/$UNIT, ${WALL}s"
             if [ "$identical" = no ] || [ "$STATUS" -ne "$ref_status" ]; then
@@ -317,7 +327,8 @@ run_member() {
     if [ "$bad" -eq 0 ]; then
         echo "PASS: off, auto and robust (each ${REP}x): stdout identical, exit 0" > "$WORK/verdicts/$name"
     else
-        echo "FAIL: $bad of $((3 * REP)) shim run(s) differ, fail or were not run" > "$WORK/verdicts/$name"
+        echo "FAIL: $bad of $((3 * REP))$([ "$modes" = "off auto robust" ] || echo ' + 1') run(s) differ, fail or were not run" \
+            > "$WORK/verdicts/$name"
     fi
 }
 
