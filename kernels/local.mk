@@ -18,7 +18,9 @@ GPU_APP_FILES = \
 	kernels/apps/bench_suite.cu \
 	kernels/apps/host_flag_wait.cu \
 	kernels/apps/cg_blas.cu \
-	kernels/apps/unhooked_calls.cu
+	kernels/apps/unhooked_calls.cu \
+	kernels/apps/pcg_ilu.cu \
+	kernels/apps/lt_gemm.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -30,7 +32,9 @@ GPU_APPS = \
 	kernels/apps/bench_suite.gpu \
 	kernels/apps/host_flag_wait.gpu \
 	kernels/apps/cg_blas.gpu \
-	kernels/apps/unhooked_calls.gpu
+	kernels/apps/unhooked_calls.gpu \
+	kernels/apps/pcg_ilu.gpu \
+	kernels/apps/lt_gemm.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -49,7 +53,9 @@ GPU_STATIC_APPS = \
 	kernels/apps/bench_loop.static \
 	kernels/apps/bench_suite.static \
 	kernels/apps/host_flag_wait.static \
-	kernels/apps/cg_blas.static
+	kernels/apps/cg_blas.static \
+	kernels/apps/pcg_ilu.static \
+	kernels/apps/lt_gemm.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -121,6 +127,17 @@ kernels/apps/host_flag_wait.static: $(srcdir)/kernels/apps/host_flag_wait.cu $(s
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu && $(static_runtime_check)
 kernels/apps/cg_blas.static: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse && $(static_runtime_check)
+
+## The zoo's own programs (tests/gpu/zoo.sh): a preconditioned CG on cuBLAS and cuSPARSE (ILU(0), SpSV, SpMV,
+## cudaDeviceReset at the end) and a loop of cuBLASLt GEMMs; each built both ways, as cg_blas is.
+kernels/apps/pcg_ilu.gpu: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse
+kernels/apps/pcg_ilu.static: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse && $(static_runtime_check)
+kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt
+kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
@@ -131,13 +148,14 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
 	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
-	kernels/torch/ddp_train.py kernels/torch/cnn_train.py
+	kernels/torch/ddp_train.py kernels/torch/cnn_train.py kernels/torch/zoo_generate.py \
+	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py

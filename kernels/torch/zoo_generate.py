@@ -1,0 +1,112 @@
+"""zoo_generate: Hugging Face generate() on a small randomly initialised Llama, greedy, batch 1.
+
+    python3 kernels/torch/zoo_generate.py [static|static_eager|dynamic] [CALLS]      (default: static 3)
+
+The model is built from a LlamaConfig (8 layers, hidden 512, 8 attention
+heads, 4 key-value heads, vocabulary 32000, intermediate size 1024) with
+torch.manual_seed(0), nothing downloaded, in bfloat16 on the GPU.  The
+prompt is 16 fixed random token ids (no tokenizer).  Each of CALLS calls in
+a row is
+
+    model.generate(prompt, attention_mask=ones, max_new_tokens=96, min_new_tokens=96, do_sample=False,
+                   pad_token_id=0, return_dict_in_generate=True, output_logits=True, ...)
+
+with, by the mode:
+
+    static         cache_implementation="static": generate compiles the model's forward by itself
+                   (its automatic torch.compile, CompileConfig's default mode "reduce-overhead": CUDA
+                   graphs of PyTorch's own) and decodes into a static KV cache
+    static_eager   cache_implementation="static", disable_compile=True: the static cache, eager
+    dynamic        the default dynamic cache, eager
+
+min_new_tokens=96 keeps the end-of-sequence token from being chosen, so
+every call generates all 96 tokens (checked).  A member of the zoo
+(tests/gpu/zoo.sh).
+
+stdout: the prompt, each call's 96 token ids and a SHA-256 of its logits (all
+96 steps' float32 scores), and a checksum of everything: byte-comparable
+with and without the shim.  stderr: versions, how many graphs Dynamo
+compiled, each call's time ("zoo-time: call N: X ms, Y ms a token") and
+"median_us X", the median over calls of the time per token in
+microseconds.  Exit status: 0; 1 fewer tokens than asked; 77 without torch,
+transformers or a CUDA device.
+"""
+import hashlib
+import os
+import sys
+import time
+
+from bench_common import import_torch
+
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+NEW_TOKENS, PROMPT_LEN = 96, 16
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "static"
+    if mode not in ("static", "static_eager", "dynamic"):
+        print("usage: zoo_generate.py [static|static_eager|dynamic] [CALLS]", file=sys.stderr)
+        return 1
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    torch = import_torch("zoo_generate")
+    if torch is None:
+        return 77
+    try:
+        import transformers
+        from transformers import LlamaConfig, LlamaForCausalLM
+    except ImportError as err:
+        print(f"zoo_generate: no transformers ({err}); skipping", file=sys.stderr)
+        return 77
+    print(f"zoo-note: torch {torch.__version__}, transformers {transformers.__version__}, "
+          f"{torch.cuda.get_device_name(0)}, mode {mode}", file=sys.stderr)
+
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1024, num_hidden_layers=8,
+                         num_attention_heads=8, num_key_value_heads=4, max_position_embeddings=512,
+                         bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    model = LlamaForCausalLM(config).to(device="cuda", dtype=torch.bfloat16).eval()
+    gen = torch.Generator().manual_seed(1234)
+    prompt = torch.randint(3, config.vocab_size, (1, PROMPT_LEN), generator=gen).to("cuda")
+    mask = torch.ones_like(prompt)
+    kwargs = dict(attention_mask=mask, max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS, do_sample=False,
+                  pad_token_id=0, return_dict_in_generate=True, output_logits=True)
+    if mode in ("static", "static_eager"):
+        kwargs["cache_implementation"] = "static"
+    if mode == "static_eager":
+        kwargs["disable_compile"] = True
+    print("prompt " + " ".join(str(t) for t in prompt[0].tolist()))
+
+    digest = hashlib.sha256()
+    per_token_us = []
+    for call in range(calls):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        out = model.generate(prompt, **kwargs)
+        torch.cuda.synchronize()
+        took = time.perf_counter() - t0
+        ids = out.sequences[0, PROMPT_LEN:].tolist()
+        logits = torch.stack([step.float() for step in out.logits]).cpu().numpy().tobytes()
+        if len(ids) != NEW_TOKENS:
+            print(f"call {call} generated {len(ids)} tokens, not {NEW_TOKENS}")
+            return 1
+        print(f"call {call} tokens " + " ".join(str(t) for t in ids))
+        print(f"call {call} logits {hashlib.sha256(logits).hexdigest()[:16]}")
+        digest.update(repr(ids).encode())
+        digest.update(logits)
+        per_token_us.append(took * 1e6 / NEW_TOKENS)
+        print(f"zoo-time: call {call}: {took * 1e3:.1f} ms, {took * 1e3 / NEW_TOKENS:.3f} ms a token", file=sys.stderr)
+    print(f"checksum {digest.hexdigest()[:16]}")
+    try:
+        from torch._dynamo.utils import counters
+        graphs = counters["stats"]["unique_graphs"]
+    except Exception:  # a torch without these counters: not needed for the result
+        graphs = "?"
+    print(f"zoo-note: Dynamo graphs compiled: {graphs} (static: generate's automatic compile; else 0)",
+          file=sys.stderr)
+    ordered = sorted(per_token_us)
+    print(f"median_us {ordered[len(ordered) // 2]:.1f}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
