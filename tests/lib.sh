@@ -1,7 +1,7 @@
 # Shared by the shell tests: where things are, and small assertions.
 # Automake's test driver sets top_builddir and top_srcdir (Makefile.am).
 : "${top_builddir:=.}" "${top_srcdir:=.}"
-SHIM="$top_builddir/.libs/libreprise.so"
+SHIM="${REPRISE_TEST_SHIM:-$top_builddir/.libs/libreprise.so}"
 TESTS_BIN="$top_builddir/tests"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/reprise-test.XXXXXX")
 trap 'keep_work; rm -rf "$WORK"' EXIT
