@@ -41,6 +41,17 @@ bool api_enter(cudaError_t *err)
     return true;
 }
 
+/* Takes the global lock even after a device fault, unless called from a host function (a context reset). */
+bool api_enter_despite_fault(cudaError_t *err)
+{
+    if (in_host_function) {
+        *err = cudaErrorNotPermitted;
+        return false;
+    }
+    pthread_mutex_lock(&global_lock);
+    return true;
+}
+
 /* Releases the global lock without touching the last error (driver calls); returns err. */
 cudaError_t api_leave_quiet(cudaError_t err)
 {
@@ -86,6 +97,12 @@ void set_sticky_error(cudaError_t err)
 {
     if (sticky == cudaSuccess)
         sticky = err;
+}
+
+/* Forgets the sticky error (a context reset). */
+void clear_sticky_error(void)
+{
+    sticky = cudaSuccess;
 }
 
 /* Marks the thread as inside (or outside) a host function. */

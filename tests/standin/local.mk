@@ -20,6 +20,7 @@ tests_standin_libstandin_runtime_la_SOURCES = \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
 	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
+	tests/standin/modules.c tests/standin/context.c \
 	tests/standin/driver_entry.c tests/standin/standin_driver.h
 tests_standin_libstandin_runtime_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_libcudart_standin_la_SOURCES = tests/standin/loads_driver.c
