@@ -23,7 +23,6 @@
  * wrapper is the one reached. cudaThreadExit, its old alias, is gone from
  * CUDA 13's libcudart, and so from the stand-in.
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,7 +65,7 @@ cudaError_t standin_driver_context_reset(void)
 cudaError_t cudaDeviceReset(void)
 {
     typedef CUresult_standin (*reset_fn)(int device);
-    reset_fn reset = (reset_fn)dlsym(RTLD_DEFAULT, "cuDevicePrimaryCtxReset_v2");
+    reset_fn reset = (reset_fn)driver_function("cuDevicePrimaryCtxReset_v2");
     if (reset == NULL)
         API(cudaErrorNotSupported);
     CUresult_standin r = reset(0);

@@ -403,6 +403,11 @@ bool graph_reaches(const struct gnode *a, const struct gnode *b);
 /* A context reset: every graph, node and executable graph becomes a handle of a destroyed context. */
 void graphs_context_reset(void);
 
+/* ------------------------------------------------------------ driver_entry.c */
+
+/* A driver function the runtime calls as CUDA's runtime does (a preloaded shim's wrapper first), or NULL. */
+void *driver_function(const char *name);
+
 /* ------------------------------------------------------------ modules.c */
 
 /* The twin a launch names (a registered twin's address, or a live function or kernel of a module or
