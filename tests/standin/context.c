@@ -8,7 +8,8 @@
  * made until then, the modules loaded and the functions of libraries'
  * kernels die. The legacy and per-thread streams, the runtime's kernels and
  * libraries stay. The next call finds a fresh context, as the primary
- * context is made again at its next use (same CUcontext handle here).
+ * context is made again at its next use (same CUcontext handle here):
+ * cuDevicePrimaryCtxGetState says it is inactive until then.
  *
  * A dead handle stays allocated, so that it is never taken for a new one:
  * resolving it gives cudaErrorContextIsDestroyed (the driver's
@@ -30,6 +31,8 @@
 
 typedef int CUresult_standin; /* CUresult, without cuda.h next to the runtime's internal header */
 
+bool context_active;
+
 /* Destroys everything the context holds (the top comment). */
 static void context_reset(void)
 {
@@ -40,6 +43,7 @@ static void context_reset(void)
     graphs_context_reset();
     modules_context_reset();
     clear_sticky_error();
+    context_active = false;
 }
 
 /* In a call the real driver crashes in, a handle of a destroyed context aborts; any other e is returned. */
@@ -59,6 +63,16 @@ cudaError_t standin_driver_context_reset(void)
         return e;
     context_reset();
     return api_leave_quiet(cudaSuccess);
+}
+
+/* cuDevicePrimaryCtxGetState's `active`: whether a call made the context since the last reset (no lock taken
+ * that would make it). */
+cudaError_t standin_driver_context_state(int *active)
+{
+    api_lock();
+    *active = context_active;
+    api_unlock();
+    return cudaSuccess;
 }
 
 /* cudaDeviceReset: through the driver's cuDevicePrimaryCtxReset_v2 (the top comment). */

@@ -38,6 +38,7 @@ bool api_enter(cudaError_t *err)
         pthread_mutex_unlock(&global_lock);
         return false;
     }
+    context_active = true; /* a call that needs the context makes it (again, after a reset) */
     return true;
 }
 

@@ -226,6 +226,7 @@ static const struct proc procs[] = {
     {"cuDevicePrimaryCtxRelease", 0, (void *)cuDevicePrimaryCtxRelease, (void *)cuDevicePrimaryCtxRelease},
     {"cuDevicePrimaryCtxReset", 11000, (void *)cuDevicePrimaryCtxReset_v2, (void *)cuDevicePrimaryCtxReset_v2},
     {"cuDevicePrimaryCtxReset", 0, (void *)cuDevicePrimaryCtxReset, (void *)cuDevicePrimaryCtxReset},
+    {"cuDevicePrimaryCtxGetState", 0, (void *)cuDevicePrimaryCtxGetState, (void *)cuDevicePrimaryCtxGetState},
     {"cuCtxDestroy", 4000, (void *)cuCtxDestroy_v2, (void *)cuCtxDestroy_v2},
     {"cuCtxDestroy", 0, (void *)cuCtxDestroy, (void *)cuCtxDestroy},
     {"cuGetErrorName", 0, (void *)cuGetErrorName, (void *)cuGetErrorName},

@@ -553,6 +553,17 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
     return cuDevicePrimaryCtxRelease_v2(dev);
 }
 
+/* cuDevicePrimaryCtxGetState: no flags; active from the first call that needs the context until a reset. */
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+    if (flags == NULL || active == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *flags = 0;
+    return cu_result(standin_driver_context_state(active));
+}
+
 /* cuDevicePrimaryCtxReset: the context is destroyed, whoever retains it (see the top comment). */
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {

@@ -423,6 +423,9 @@ void modules_context_reset(void);
 
 /* ------------------------------------------------------------ context.c */
 
+/* True from the first call that needs the context until a reset (cuDevicePrimaryCtxGetState's `active`). */
+extern bool context_active;
+
 /* Handles of a destroyed context: resolving one gives cudaErrorContextIsDestroyed. In a call the real driver
  * crashes in (launching, destroying or changing what the handle names), that aborts the process saying so;
  * any other result e is returned. */

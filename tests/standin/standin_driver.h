@@ -73,6 +73,8 @@ cudaError_t standin_driver_library_module(void **module, void *library);
 /* Destroys the one context's streams, events, graphs, modules (cuDevicePrimaryCtxReset, cuCtxDestroy, the
  * last cuDevicePrimaryCtxRelease); even after a device fault. */
 cudaError_t standin_driver_context_reset(void);
+/* Whether a call made the context since the last reset (cuDevicePrimaryCtxGetState's `active`). */
+cudaError_t standin_driver_context_state(int *active);
 
 /* A host function on a stream, as cudaLaunchHostFunc. */
 cudaError_t standin_driver_host_func(cudaStream_t h, void (*fn)(void *), void *user, bool ptsz);

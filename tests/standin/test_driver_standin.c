@@ -828,8 +828,13 @@ static void test_context_reset(void)
     CHECK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, s, args, NULL) == CUDA_SUCCESS);
     CHECK(cuEventRecord(ev, s) == CUDA_SUCCESS);
 
+    unsigned flags = 1;
+    int active = 0;
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && flags == 0 && active == 1);
     CHECK(cuDevicePrimaryCtxReset(0) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 0);
     CHECK(all_equal(x, N, 2.0f));
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 1);
     CHECK(cuStreamSynchronize(s) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
     CHECK(cuLaunchKernel((CUfunction)(void *)k_fill, 2, 1, 1, 256, 1, 1, 0, s, args, NULL) ==
           CUDA_ERROR_CONTEXT_IS_DESTROYED);
