@@ -51,13 +51,12 @@ static inline CUresult dscen_check(CUresult r, const char *what, int line)
 /* Checks one driver call. */
 #define CU(call) dscen_check((call), #call, __LINE__)
 
-/* Initialises the driver, makes the primary context current, loads the module; prints the name. */
-static inline void dscen_begin(const char *name)
+/* Initialises the driver, makes the primary context current (one retain), loads the module; prints the name. */
+static inline void dscen_open(const char *name)
 {
     CUdevice dev = 0;
     CUcontext ctx = NULL;
     int count = 0;
-    setvbuf(stdout, NULL, _IOLBF, 0);
     if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1) {
         fprintf(stderr, "no CUDA device\n");
         exit(77);
@@ -71,6 +70,13 @@ static inline void dscen_begin(const char *name)
     else
         CU(cuModuleLoadData(&dscen_module, "stand-in module"));
     printf("scenario %s\n", name);
+}
+
+/* dscen_open with stdout line-buffered: a crash loses nothing printed. */
+static inline void dscen_begin(const char *name)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    dscen_open(name);
 }
 
 /* A kernel of the module by name. */

@@ -84,6 +84,19 @@ cudaError_t standin_driver_host_device_pointer(void **dev, void *host, unsigned 
     DRIVER_CALL(mem_host_device_pointer(dev, host, flags));
 }
 
+/* A driver function the runtime calls as CUDA's runtime does (a preloaded shim's wrapper first), or NULL. */
+void *driver_function(const char *name)
+{
+    void *fn = dlsym(RTLD_DEFAULT, name);
+    /* A runtime loaded privately has its driver loaded privately (loads_driver.c): found by soname. */
+    void *libcuda = fn ? NULL : dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (libcuda) {
+        fn = dlsym(libcuda, name);
+        dlclose(libcuda);
+    }
+    return fn;
+}
+
 #undef cudaGetDriverEntryPoint
 #undef cudaGetDriverEntryPointByVersion
 

@@ -38,6 +38,18 @@ bool api_enter(cudaError_t *err)
         pthread_mutex_unlock(&global_lock);
         return false;
     }
+    context_active = true; /* a call that needs the context makes it (again, after a reset) */
+    return true;
+}
+
+/* Takes the global lock even after a device fault, unless called from a host function (a context reset). */
+bool api_enter_despite_fault(cudaError_t *err)
+{
+    if (in_host_function) {
+        *err = cudaErrorNotPermitted;
+        return false;
+    }
+    pthread_mutex_lock(&global_lock);
     return true;
 }
 
@@ -86,6 +98,12 @@ void set_sticky_error(cudaError_t err)
 {
     if (sticky == cudaSuccess)
         sticky = err;
+}
+
+/* Forgets the sticky error (a context reset). */
+void clear_sticky_error(void)
+{
+    sticky = cudaSuccess;
 }
 
 /* Marks the thread as inside (or outside) a host function. */

@@ -22,6 +22,7 @@
 #include "standin.h"
 
 static struct event *live;      /* live handles, by address */
+static struct event *destroyed_context; /* handles of a destroyed context (context.c) */
 
 /* Resolves an event handle. */
 cudaError_t event_get(cudaEvent_t h, struct event **out)
@@ -29,6 +30,10 @@ cudaError_t event_get(cudaEvent_t h, struct event **out)
     struct event *ev = NULL;
     CHECK(!h, cudaErrorInvalidResourceHandle);
     HASH_FIND_PTR(live, &h, ev);
+    if (!ev) {
+        HASH_FIND_PTR(destroyed_context, &h, ev);
+        CHECK(ev, cudaErrorContextIsDestroyed);
+    }
     CHECK(!ev, cudaErrorInvalidResourceHandle);
     *out = ev;
     return cudaSuccess;
@@ -89,21 +94,31 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     API(event_create(event, flags));
 }
 
-/* Destroys an event; pending records still complete. */
-static cudaError_t event_destroy(cudaEvent_t h)
+/* Destroys an event (call: the API's name); pending records still complete. */
+static cudaError_t event_destroy(cudaEvent_t h, const char *call)
 {
     struct event *ev = NULL;
-    TRY(event_get(h, &ev));
+    TRY(context_fatal_if_destroyed(event_get(h, &ev), call, "event", h));
     HASH_DEL(live, ev);
     ev->destroyed = true;
     event_maybe_free(ev);
     return cudaSuccess;
 }
 
+/* A context reset (its queue has run): every event becomes a handle of a destroyed context, kept. */
+void events_context_reset(void)
+{
+    struct event *ev, *tmp;
+    HASH_ITER(hh, live, ev, tmp) {
+        HASH_DEL(live, ev);
+        HASH_ADD_PTR(destroyed_context, self, ev);
+    }
+}
+
 /* cudaEventDestroy. */
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
-    API(event_destroy(event));
+    API(event_destroy(event, "cudaEventDestroy"));
 }
 
 /* Records ev on a stream, or in the stream's capture. */
@@ -210,7 +225,7 @@ cudaError_t standin_driver_event_create(cudaEvent_t *out, unsigned flags)
 /* cuEventDestroy_v2. */
 cudaError_t standin_driver_event_destroy(cudaEvent_t ev)
 {
-    DRIVER_CALL(event_destroy(ev));
+    DRIVER_CALL(event_destroy(ev, "cuEventDestroy"));
 }
 
 /* cuEventRecord / cuEventRecordWithFlags. */

@@ -18,6 +18,12 @@
  * memcpy whose source or destination changes between device and host memory
  * (ParametersChanged). A kernel may change its function (allowed since CUDA
  * 11.2). A 2-D memset may change only its address and value (documented).
+ *
+ * Lifetimes (modules.c, context.c): instantiating or launching a graph with
+ * a kernel node of an unloaded module's function aborts the process, saying
+ * which node, as the real driver crashes there; graphs, nodes and
+ * executable graphs of a destroyed context are cudaErrorContextIsDestroyed,
+ * and abort launches, destroys and exec SetParams.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +76,10 @@ struct exec {
 static struct graph *live_graphs;
 static struct gnode *live_nodes;
 static struct exec *live_execs;
+/* Handles of a destroyed context (context.c), kept so that they are recognised. */
+static struct graph *dead_graphs;
+static struct gnode *dead_nodes;
+static struct exec *dead_execs;
 static unsigned long long next_graph_serial = 1;
 static unsigned visit_gen;
 
@@ -149,6 +159,10 @@ static cudaError_t graph_get(cudaGraph_t h, struct graph **out)
     struct graph *g = NULL;
     CHECK(!h, cudaErrorInvalidValue);
     HASH_FIND_PTR(live_graphs, &h, g);
+    if (!g) {
+        HASH_FIND_PTR(dead_graphs, &h, g);
+        CHECK(g, cudaErrorContextIsDestroyed);
+    }
     CHECK(!g, cudaErrorInvalidValue);
     *out = g;
     return cudaSuccess;
@@ -160,6 +174,10 @@ static cudaError_t node_get(cudaGraphNode_t h, struct gnode **out)
     struct gnode *n = NULL;
     CHECK(!h, cudaErrorInvalidValue);
     HASH_FIND_PTR(live_nodes, &h, n);
+    if (!n) {
+        HASH_FIND_PTR(dead_nodes, &h, n);
+        CHECK(n, cudaErrorContextIsDestroyed);
+    }
     CHECK(!n, cudaErrorInvalidValue);
     *out = n;
     return cudaSuccess;
@@ -171,6 +189,10 @@ static cudaError_t exec_get(cudaGraphExec_t h, struct exec **out)
     struct exec *e = NULL;
     CHECK(!h, cudaErrorInvalidValue);
     HASH_FIND_PTR(live_execs, &h, e);
+    if (!e) {
+        HASH_FIND_PTR(dead_execs, &h, e);
+        CHECK(e, cudaErrorContextIsDestroyed);
+    }
     CHECK(!e, cudaErrorInvalidValue);
     *out = e;
     return cudaSuccess;
@@ -190,11 +212,11 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
     API(graph_create(pGraph, flags));
 }
 
-/* cudaGraphDestroy's body. */
-static cudaError_t graph_destroy(cudaGraph_t h)
+/* cudaGraphDestroy's body (call: the API's name). */
+static cudaError_t graph_destroy(cudaGraph_t h, const char *call)
 {
     struct graph *g = NULL;
-    TRY(graph_get(h, &g));
+    TRY(context_fatal_if_destroyed(graph_get(h, &g), call, "graph", h));
     graph_free(g);
     return cudaSuccess;
 }
@@ -202,7 +224,7 @@ static cudaError_t graph_destroy(cudaGraph_t h)
 /* cudaGraphDestroy: executable graphs made from it live on. */
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
-    API(graph_destroy(graph));
+    API(graph_destroy(graph, "cudaGraphDestroy"));
 }
 
 /* ------------------------------------------------------------ adding nodes */
@@ -514,8 +536,7 @@ static cudaError_t kernel_node_get(cudaGraphNode_t h, struct cudaKernelNodeParam
     CHECK(!p, cudaErrorInvalidValue);
     TRY(typed_node(h, cudaGraphNodeTypeKernel, &n));
     const struct kernel_work *k = &n->w.u.kernel;
-    *p = (struct cudaKernelNodeParams){(void *)k->k->func, k->grid, k->block, k->shmem,
-                                       k->argv, NULL};
+    *p = (struct cudaKernelNodeParams){(void *)k->handle, k->grid, k->block, k->shmem, k->argv, NULL};
     return cudaSuccess;
 }
 
@@ -618,8 +639,20 @@ static void exec_nodes_free(struct enode *en, size_t n)
     free(en);
 }
 
-/* cudaGraphInstantiate's body. */
-static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned long long flags)
+/* The real driver crashes on a kernel node of an unloaded module's function: aborts saying which (call). */
+static void abort_on_unloaded_function(const struct enode *nodes, size_t n, const char *call)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct kernel_work *k = &nodes[i].w.u.kernel;
+        if (nodes[i].type == cudaGraphNodeTypeKernel && handle_unloaded(k->handle, k->generation)) {
+            fprintf(stderr, "standin: %s: graph node %zu runs a function of an unloaded module\n", call, i);
+            abort();
+        }
+    }
+}
+
+/* cudaGraphInstantiate's body (call: the API's name). */
+static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned long long flags, const char *call)
 {
     const unsigned long long known = cudaGraphInstantiateFlagAutoFreeOnLaunch |
                                      cudaGraphInstantiateFlagUpload |
@@ -633,6 +666,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
     e->graph_serial = g->serial;
     e->nodes = exec_nodes_from(g);
     e->n = g->n;
+    abort_on_unloaded_function(e->nodes, e->n, call);
     HASH_ADD_PTR(live_execs, self, e);
     *out = (cudaGraphExec_t)e;
     return cudaSuccess;
@@ -642,21 +676,21 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags)
 {
-    API(instantiate(pGraphExec, graph, flags));
+    API(instantiate(pGraphExec, graph, flags, "cudaGraphInstantiate"));
 }
 
 /* cudaGraphInstantiateWithFlags. */
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                           unsigned long long flags)
 {
-    API(instantiate(pGraphExec, graph, flags));
+    API(instantiate(pGraphExec, graph, flags, "cudaGraphInstantiate"));
 }
 
-/* cudaGraphExecDestroy's body: launches already queued still run. */
-static cudaError_t exec_destroy(cudaGraphExec_t h)
+/* cudaGraphExecDestroy's body (call: the API's name): launches already queued still run. */
+static cudaError_t exec_destroy(cudaGraphExec_t h, const char *call)
 {
     struct exec *e = NULL;
-    TRY(exec_get(h, &e));
+    TRY(context_fatal_if_destroyed(exec_get(h, &e), call, "graph executable", h));
     HASH_DEL(live_execs, e);
     exec_nodes_free(e->nodes, e->n);
     free(e);
@@ -666,16 +700,17 @@ static cudaError_t exec_destroy(cudaGraphExec_t h)
 /* cudaGraphExecDestroy. */
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
-    API(exec_destroy(graphExec));
+    API(exec_destroy(graphExec, "cudaGraphExecDestroy"));
 }
 
-/* Queues every node of an executable graph on a stream. */
-static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz)
+/* Queues every node of an executable graph on a stream (call: the API's name). */
+static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, const char *call)
 {
     struct exec *e = NULL;
     struct stream *s = NULL;
-    TRY(exec_get(h, &e));
-    TRY(stream_get(hs, ptsz, &s));
+    TRY(context_fatal_if_destroyed(exec_get(h, &e), call, "graph executable", h));
+    TRY(context_fatal_if_destroyed(stream_get(hs, ptsz, &s), call, "stream", hs));
+    abort_on_unloaded_function(e->nodes, e->n, call);
     if (s->cap) {
         capture_invalidate(s->cap);
         return cudaErrorStreamCaptureUnsupported;
@@ -736,13 +771,13 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz)
 /* cudaGraphLaunch. */
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    API(graph_launch(graphExec, stream, false));
+    API(graph_launch(graphExec, stream, false, "cudaGraphLaunch"));
 }
 
 /* cudaGraphLaunch, per-thread default stream flavour. */
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    API(graph_launch(graphExec, stream, true));
+    API(graph_launch(graphExec, stream, true, "cudaGraphLaunch"));
 }
 
 /* Number of nodes nothing depends on, and one of them. */
@@ -863,12 +898,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 /* The executable node paired with a node of the graph it was instantiated
  * from (nodes of a graph it was later updated from are refused: measured). */
 static cudaError_t exec_node(cudaGraphExec_t he, cudaGraphNode_t hn, enum cudaGraphNodeType t,
-                             struct enode **out)
+                             struct enode **out, const char *call)
 {
     struct exec *e = NULL;
     struct gnode *n = NULL;
-    TRY(exec_get(he, &e));
-    TRY(node_get(hn, &n));
+    TRY(context_fatal_if_destroyed(exec_get(he, &e), call, "graph executable", he));
+    TRY(context_fatal_if_destroyed(node_get(hn, &n), call, "graph node", hn));
     CHECK(n->g->serial != e->graph_serial, cudaErrorInvalidValue);
     CHECK(n->index >= e->n || e->nodes[n->index].type != t, cudaErrorInvalidValue);
     *out = &e->nodes[n->index];
@@ -877,11 +912,11 @@ static cudaError_t exec_node(cudaGraphExec_t he, cudaGraphNode_t hn, enum cudaGr
 
 /* cudaGraphExecKernelNodeSetParams's body: the function may change. */
 static cudaError_t exec_kernel_set(cudaGraphExec_t he, cudaGraphNode_t hn,
-                                   const struct cudaKernelNodeParams *p)
+                                   const struct cudaKernelNodeParams *p, const char *call)
 {
     struct enode *en = NULL;
     struct work w;
-    TRY(exec_node(he, hn, cudaGraphNodeTypeKernel, &en));
+    TRY(exec_node(he, hn, cudaGraphNodeTypeKernel, &en, call));
     TRY(kernel_params_work(&w, p));
     work_release(&en->w);
     en->w = w;
@@ -892,16 +927,16 @@ static cudaError_t exec_kernel_set(cudaGraphExec_t he, cudaGraphNode_t hn,
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams)
 {
-    API(exec_kernel_set(hGraphExec, node, pNodeParams));
+    API(exec_kernel_set(hGraphExec, node, pNodeParams, "cudaGraphExecKernelNodeSetParams"));
 }
 
 /* cudaGraphExecMemcpyNodeSetParams1D's body: memory types may not change. */
 static cudaError_t exec_memcpy_set_1d(cudaGraphExec_t he, cudaGraphNode_t hn, void *dst,
-                                      const void *src, size_t count, enum cudaMemcpyKind kind)
+                                      const void *src, size_t count, enum cudaMemcpyKind kind, const char *call)
 {
     struct enode *en = NULL;
     struct cudaMemcpy3DParms p;
-    TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en));
+    TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en, call));
     TRY(copy_params_2d(&p, dst, count, src, count, count, 1, kind));
     CHECK(mem_type_class(p.srcPtr.ptr) != en->src_class || mem_type_class(p.dstPtr.ptr) != en->dst_class,
           cudaErrorInvalidValue);
@@ -914,16 +949,16 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
                                                void *dst, const void *src, size_t count,
                                                enum cudaMemcpyKind kind)
 {
-    API(exec_memcpy_set_1d(hGraphExec, node, dst, src, count, kind));
+    API(exec_memcpy_set_1d(hGraphExec, node, dst, src, count, kind, "cudaGraphExecMemcpyNodeSetParams1D"));
 }
 
 /* cudaGraphExecMemsetNodeSetParams's body. */
 static cudaError_t exec_memset_set(cudaGraphExec_t he, cudaGraphNode_t hn,
-                                   const struct cudaMemsetParams *p)
+                                   const struct cudaMemsetParams *p, const char *call)
 {
     struct enode *en = NULL;
     CHECK(!p, cudaErrorInvalidValue);
-    TRY(exec_node(he, hn, cudaGraphNodeTypeMemset, &en));
+    TRY(exec_node(he, hn, cudaGraphNodeTypeMemset, &en, call));
     TRY(memset_params_check(p));
     CHECK(en->dst_class != mem_type_class(p->dst), cudaErrorInvalidValue);
     en->w.u.set = *p;
@@ -931,11 +966,12 @@ static cudaError_t exec_memset_set(cudaGraphExec_t he, cudaGraphNode_t hn,
 }
 
 /* cudaGraphExecHostNodeSetParams's body. */
-static cudaError_t exec_host_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaHostNodeParams *p)
+static cudaError_t exec_host_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaHostNodeParams *p,
+                                 const char *call)
 {
     struct enode *en = NULL;
     CHECK(!p || !p->fn, cudaErrorInvalidValue);
-    TRY(exec_node(he, hn, cudaGraphNodeTypeHost, &en));
+    TRY(exec_node(he, hn, cudaGraphNodeTypeHost, &en, call));
     en->w.u.host = *p;
     return cudaSuccess;
 }
@@ -944,22 +980,23 @@ static cudaError_t exec_host_set(cudaGraphExec_t he, cudaGraphNode_t hn, const s
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                            const struct cudaHostNodeParams *pNodeParams)
 {
-    API(exec_host_set(hGraphExec, node, pNodeParams));
+    API(exec_host_set(hGraphExec, node, pNodeParams, "cudaGraphExecHostNodeSetParams"));
 }
 
 /* cudaGraphExecMemsetNodeSetParams. */
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemsetParams *pNodeParams)
 {
-    API(exec_memset_set(hGraphExec, node, pNodeParams));
+    API(exec_memset_set(hGraphExec, node, pNodeParams, "cudaGraphExecMemsetNodeSetParams"));
 }
 
 /* Exec memcpy SetParams with 3-D parameters: memory types may not change (as the 1-D form). */
-static cudaError_t exec_memcpy_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaMemcpy3DParms *p)
+static cudaError_t exec_memcpy_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaMemcpy3DParms *p,
+                                   const char *call)
 {
     struct enode *en = NULL;
     CHECK(!p, cudaErrorInvalidValue);
-    TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en));
+    TRY(exec_node(he, hn, cudaGraphNodeTypeMemcpy, &en, call));
     TRY(copy_params_check(p));
     CHECK(mem_type_class(p->srcPtr.ptr) != en->src_class || mem_type_class(p->dstPtr.ptr) != en->dst_class,
           cudaErrorInvalidValue);
@@ -974,6 +1011,26 @@ static cudaError_t add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, const cud
     return add_node(out, g, deps, n, cudaGraphNodeTypeEmpty, &w);
 }
 
+/* A context reset: every graph, node and executable graph becomes a handle of a destroyed context, kept. */
+void graphs_context_reset(void)
+{
+    struct graph *g, *gtmp;
+    HASH_ITER(hh, live_graphs, g, gtmp) {
+        HASH_DEL(live_graphs, g);
+        HASH_ADD_PTR(dead_graphs, self, g);
+    }
+    struct gnode *n, *ntmp;
+    HASH_ITER(hh, live_nodes, n, ntmp) {
+        HASH_DEL(live_nodes, n);
+        HASH_ADD_PTR(dead_nodes, self, n);
+    }
+    struct exec *e, *etmp;
+    HASH_ITER(hh, live_execs, e, etmp) {
+        HASH_DEL(live_execs, e);
+        HASH_ADD_PTR(dead_execs, self, e);
+    }
+}
+
 /* ------------------------------------------------------------ the driver's entries: the same graphs */
 
 cudaError_t standin_driver_graph_create(cudaGraph_t *out, unsigned flags)
@@ -983,7 +1040,7 @@ cudaError_t standin_driver_graph_create(cudaGraph_t *out, unsigned flags)
 
 cudaError_t standin_driver_graph_destroy(cudaGraph_t g)
 {
-    DRIVER_CALL(graph_destroy(g));
+    DRIVER_CALL(graph_destroy(g, "cuGraphDestroy"));
 }
 
 cudaError_t standin_driver_add_kernel_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
@@ -1029,39 +1086,39 @@ cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeTyp
 
 cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags)
 {
-    DRIVER_CALL(instantiate(out, g, flags));
+    DRIVER_CALL(instantiate(out, g, flags, "cuGraphInstantiate"));
 }
 
 cudaError_t standin_driver_exec_destroy(cudaGraphExec_t e)
 {
-    DRIVER_CALL(exec_destroy(e));
+    DRIVER_CALL(exec_destroy(e, "cuGraphExecDestroy"));
 }
 
 cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool ptsz)
 {
-    DRIVER_CALL(graph_launch(e, h, ptsz));
+    DRIVER_CALL(graph_launch(e, h, ptsz, "cuGraphLaunch"));
 }
 
 cudaError_t standin_driver_exec_kernel_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                            const struct cudaKernelNodeParams *p)
 {
-    DRIVER_CALL(exec_kernel_set(e, node, p));
+    DRIVER_CALL(exec_kernel_set(e, node, p, "cuGraphExecKernelNodeSetParams"));
 }
 
 cudaError_t standin_driver_exec_memcpy_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                            const struct cudaMemcpy3DParms *p)
 {
-    DRIVER_CALL(exec_memcpy_set(e, node, p));
+    DRIVER_CALL(exec_memcpy_set(e, node, p, "cuGraphExecMemcpyNodeSetParams"));
 }
 
 cudaError_t standin_driver_exec_memset_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                            const struct cudaMemsetParams *p)
 {
-    DRIVER_CALL(exec_memset_set(e, node, p));
+    DRIVER_CALL(exec_memset_set(e, node, p, "cuGraphExecMemsetNodeSetParams"));
 }
 
 cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                          const struct cudaHostNodeParams *p)
 {
-    DRIVER_CALL(exec_host_set(e, node, p));
+    DRIVER_CALL(exec_host_set(e, node, p, "cuGraphExecHostNodeSetParams"));
 }

@@ -85,16 +85,17 @@ static cudaError_t config_ok(dim3 grid, dim3 block, size_t shmem)
 cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 block,
                              size_t shmem, void **args)
 {
+    const struct standin_kernel *k = NULL;
+    unsigned long long generation = 0;
     CHECK(!func, cudaErrorInvalidDeviceFunction);
-    const struct standin_kernel *k = kernel_find(func);
-    CHECK(!k, cudaErrorInvalidResourceHandle);
+    TRY(kernel_of_handle(func, &k, &generation));
     TRY(config_ok(grid, block, shmem));
     CHECK(k->nparams > 0 && !args, cudaErrorInvalidValue);
     size_t off[STANDIN_MAX_PARAMS];
     size_t size = param_offsets(k, off);
     memset(w, 0, sizeof *w);
     w->kind = W_KERNEL;
-    w->u.kernel = (struct kernel_work){k, grid, block, (unsigned)shmem, xcalloc(1, size),
+    w->u.kernel = (struct kernel_work){k, func, generation, grid, block, (unsigned)shmem, xcalloc(1, size),
                                        xcalloc(k->nparams, sizeof(void *))};
     for (unsigned i = 0; i < k->nparams; i++) {
         w->u.kernel.argv[i] = (char *)w->u.kernel.argbuf + off[i];
@@ -253,9 +254,10 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 /* Offset and size of a kernel parameter. */
 static cudaError_t param_info(const void *func, size_t index, size_t *offset, size_t *size)
 {
+    const struct standin_kernel *k = NULL;
+    unsigned long long generation = 0;
     CHECK(!func, cudaErrorInvalidDeviceFunction);
-    const struct standin_kernel *k = kernel_find(func);
-    CHECK(!k, cudaErrorInvalidResourceHandle);
+    TRY(kernel_of_handle(func, &k, &generation));
     CHECK(index >= k->nparams || !offset || !size, cudaErrorInvalidValue);
     size_t off[STANDIN_MAX_PARAMS];
     param_offsets(k, off);
@@ -274,9 +276,13 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
 /* The name a registered kernel was declared with. */
 static cudaError_t func_name(const char **name, const void *func)
 {
+    const struct standin_kernel *k = NULL;
+    unsigned long long generation = 0;
     CHECK(!name || !func, cudaErrorInvalidValue);
-    const struct standin_kernel *k = kernel_find(func);
-    CHECK(!k, cudaErrorInvalidDeviceFunction);
+    cudaError_t e = kernel_of_handle(func, &k, &generation);
+    /* What is no kernel at all is cudaFuncGetName's InvalidDeviceFunction; an unloaded module's function is not. */
+    CHECK(e != cudaSuccess && !module_handle(func), cudaErrorInvalidDeviceFunction);
+    TRY(e);
     *name = k->name;
     return cudaSuccess;
 }
@@ -339,7 +345,7 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t
 }
 
 /* The twin registered under a name (kernel names are unique among the twins). */
-static cudaError_t kernel_by_name(const void **func, const char *name)
+cudaError_t kernel_by_name(const void **func, const char *name)
 {
     CHECK(!func || !name, cudaErrorInvalidValue);
     const void *found = NULL;

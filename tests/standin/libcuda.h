@@ -46,6 +46,7 @@ static inline CUresult cu_result(cudaError_t e)
     case cudaErrorNotSupported: return CUDA_ERROR_NOT_SUPPORTED;
     case cudaErrorSymbolNotFound: return CUDA_ERROR_NOT_FOUND;
     case cudaErrorInvalidDevice: return CUDA_ERROR_INVALID_DEVICE;
+    case cudaErrorContextIsDestroyed: return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     /* The driver has no direction or pitch codes: its copies say "invalid argument". */
     case cudaErrorInvalidMemcpyDirection: return CUDA_ERROR_INVALID_VALUE;
     case cudaErrorInvalidPitchValue: return CUDA_ERROR_INVALID_VALUE;

@@ -1,17 +1,24 @@
 /*
- * tests/standin/libcuda_module.c: kernels, modules and pointers in the
- * driver stand-in.
+ * tests/standin/libcuda_module.c: kernels, modules, libraries and pointers
+ * in the driver stand-in.
  *
- * A CUfunction and a CUkernel are the address of a kernel's CPU twin (what
- * the runtime stand-in launches, cudaKernel_t and cudaFunction_t too):
- * cuKernelGetFunction gives the same address, cuFuncGetParamInfo and
- * cuKernelGetParamInfo the layout of cudaFuncGetParamInfo
+ * Modules and libraries are modules.c's (the runtime stand-in's side, where
+ * launches and graphs turn a handle into its CPU twin): cuModuleLoad (any
+ * path, not opened), cuModuleLoadData (any image, not read),
+ * cuLibraryLoadData and cuLibraryLoadFromFile (likewise; options ignored)
+ * give a fresh handle, in which cuModuleGetFunction and cuLibraryGetKernel
+ * find a twin by the name it was registered with ("k_axpy";
+ * CUDA_ERROR_NOT_FOUND for another) and hand out a handle of the module's
+ * own; cuKernelGetFunction gives a library kernel's function,
+ * cuFuncGetModule and cuKernelGetLibrary where a handle came from,
+ * cuLibraryGetModule the library itself. cuModuleUnload and cuLibraryUnload
+ * kill what the module or library handed out (CUDA_ERROR_INVALID_HANDLE from
+ * then on; a graph holding one aborts when launched). The runtime's kernels
+ * are their twin's address (cudaKernel_t and cudaFunction_t too), and
+ * cuKernelGetFunction of one gives the same address. cuFuncGetParamInfo and
+ * cuKernelGetParamInfo give the layout of cudaFuncGetParamInfo
  * (CUDA_ERROR_INVALID_VALUE past the last parameter), cuFuncGetName the
- * twin's name. A module is a dummy: cuModuleLoad (any path, not opened) and
- * cuModuleLoadData (any image, not read) give a fresh handle, and
- * cuModuleGetFunction finds a twin by the name it was registered with
- * ("k_axpy"; CUDA_ERROR_NOT_FOUND for another), so that a driver-only
- * program runs on the stand-in as it would with its cubin on a GPU.
+ * twin's name.
  *
  * Pointers: CU_POINTER_ATTRIBUTE_MEMORY_TYPE is CU_MEMORYTYPE_DEVICE for
  * device memory (managed memory too: guessed), CU_MEMORYTYPE_HOST for
@@ -21,9 +28,6 @@
  * cuPointerGetAttributes never fails for pageable memory: its attributes
  * read 0 (CUDA's documentation). Other attributes: CUDA_ERROR_INVALID_VALUE.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "libcuda.h"
 
 /* ------------------------------------------------------------ kernels */
@@ -40,13 +44,12 @@ CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t
 
 CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
-    const char *name = NULL;
-    if (pFunc == NULL)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = cu_result(standin_driver_func_name(&name, (const void *)kernel));
-    if (r == CUDA_SUCCESS)
-        *pFunc = (CUfunction)(void *)kernel;
-    return r;
+    return cu_result(standin_driver_kernel_function((void **)pFunc, (const void *)kernel));
+}
+
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
+{
+    return cu_result(standin_driver_function_owner((void **)pLib, (const void *)kernel, true));
 }
 
 CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
@@ -54,67 +57,82 @@ CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
     return cu_result(standin_driver_func_name(name, (const void *)hfunc));
 }
 
+CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
+{
+    return cu_result(standin_driver_function_owner((void **)hmod, (const void *)hfunc, false));
+}
+
 /* ------------------------------------------------------------ modules */
-
-/* A loaded module: nothing but a live handle. */
-struct standin_module {
-    unsigned magic;
-};
-#define MODULE_MAGIC 0x6d6f646bu
-
-/* A fresh dummy module. */
-static CUresult module_new(CUmodule *module)
-{
-    if (module == NULL)
-        return CUDA_ERROR_INVALID_VALUE;
-    struct standin_module *m = malloc(sizeof *m);
-    if (m == NULL)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    m->magic = MODULE_MAGIC;
-    *module = (CUmodule)(void *)m;
-    return CUDA_SUCCESS;
-}
-
-/* True for a handle module_new gave and cuModuleUnload did not take back. */
-static bool module_ok(CUmodule module)
-{
-    return module != NULL && ((struct standin_module *)(void *)module)->magic == MODULE_MAGIC;
-}
 
 CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
 {
     if (fname == NULL)
         return CUDA_ERROR_INVALID_VALUE;
-    return module_new(module);
+    return cu_result(standin_driver_module_load((void **)module, false));
 }
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
 {
     if (image == NULL)
         return CUDA_ERROR_INVALID_VALUE;
-    return module_new(module);
+    return cu_result(standin_driver_module_load((void **)module, false));
 }
 
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
-    if (!module_ok(hmod))
-        return CUDA_ERROR_INVALID_HANDLE;
-    ((struct standin_module *)(void *)hmod)->magic = 0;
-    free((void *)hmod);
-    return CUDA_SUCCESS;
+    return cu_result(standin_driver_module_unload((void *)hmod, false));
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
-    const void *f = NULL;
-    if (hfunc == NULL || name == NULL)
+    return cu_result(standin_driver_module_function((void **)hfunc, (void *)hmod, name, false));
+}
+
+/* ------------------------------------------------------------ libraries */
+
+/* A library from an image or a file (neither read); JIT and library options are accepted and ignored. */
+static CUresult library_load(CUlibrary *library, const void *source, unsigned numJitOptions, void *jitOptions,
+                             unsigned numLibraryOptions, void *libraryOptions)
+{
+    if (source == NULL || (numJitOptions > 0 && jitOptions == NULL) ||
+        (numLibraryOptions > 0 && libraryOptions == NULL))
         return CUDA_ERROR_INVALID_VALUE;
-    if (!module_ok(hmod))
-        return CUDA_ERROR_INVALID_HANDLE;
-    CUresult r = cu_result(standin_driver_kernel_by_name(&f, name));
-    if (r == CUDA_SUCCESS)
-        *hfunc = (CUfunction)(void *)f;
-    return r;
+    return cu_result(standin_driver_module_load((void **)library, true));
+}
+
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                                   void **jitOptionsValues, unsigned int numJitOptions,
+                                   CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                   unsigned int numLibraryOptions)
+{
+    (void)jitOptionsValues;
+    (void)libraryOptionValues;
+    return library_load(library, code, numJitOptions, jitOptions, numLibraryOptions, libraryOptions);
+}
+
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                                       void **jitOptionsValues, unsigned int numJitOptions,
+                                       CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                       unsigned int numLibraryOptions)
+{
+    (void)jitOptionsValues;
+    (void)libraryOptionValues;
+    return library_load(library, fileName, numJitOptions, jitOptions, numLibraryOptions, libraryOptions);
+}
+
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
+{
+    return cu_result(standin_driver_module_unload((void *)library, true));
+}
+
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
+{
+    return cu_result(standin_driver_module_function((void **)pKernel, (void *)library, name, true));
+}
+
+CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
+{
+    return cu_result(standin_driver_library_module((void **)pMod, (void *)library));
 }
 
 /* ------------------------------------------------------------ pointers */

@@ -21,7 +21,14 @@
  * and cuStreamGetCtx all give the same non-NULL CUcontext on every thread,
  * whether or not cuInit was called (the runtime stand-in needs no cuInit, so
  * neither does its driver: CUDA_ERROR_NOT_INITIALIZED is never returned).
+ * cuDevicePrimaryCtxReset, cuCtxDestroy of that context and the
+ * cuDevicePrimaryCtxRelease that releases the last retain destroy it
+ * (context.c says what dies); the next call finds it made again, under the
+ * same handle. The runtime's own use holds no retain here (simplified: a
+ * driver program's last release resets a context the runtime uses too);
+ * a release without a retain is CUDA_ERROR_INVALID_CONTEXT (guessed).
  */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -30,6 +37,9 @@
 /* The one context (its address is the handle). */
 static char the_context;
 #define CONTEXT ((CUcontext)(void *)&the_context)
+
+/* cuDevicePrimaryCtxRetain's less cuDevicePrimaryCtxRelease's. */
+static atomic_uint primary_retains;
 
 /* ------------------------------------------------------------ copies */
 
@@ -520,18 +530,60 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
         return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
+    atomic_fetch_add(&primary_retains, 1);
     *pctx = CONTEXT;
     return CUDA_SUCCESS;
 }
 
+/* cuDevicePrimaryCtxRelease: the last release destroys the context (see the top comment). */
 CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 {
-    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    unsigned held = atomic_load(&primary_retains);
+    do {
+        if (held == 0)
+            return CUDA_ERROR_INVALID_CONTEXT;
+    } while (!atomic_compare_exchange_weak(&primary_retains, &held, held - 1));
+    return held == 1 ? cu_result(standin_driver_context_reset()) : CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
 {
     return cuDevicePrimaryCtxRelease_v2(dev);
+}
+
+/* cuDevicePrimaryCtxGetState: no flags; active from the first call that needs the context until a reset. */
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+    if (flags == NULL || active == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *flags = 0;
+    return cu_result(standin_driver_context_state(active));
+}
+
+/* cuDevicePrimaryCtxReset: the context is destroyed, whoever retains it (see the top comment). */
+CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+    return dev == 0 ? cu_result(standin_driver_context_reset()) : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev)
+{
+    return cuDevicePrimaryCtxReset_v2(dev);
+}
+
+/* cuCtxDestroy of the one context: a reset of it (guessed for a primary context); another handle is refused. */
+CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
+{
+    return ctx == CONTEXT ? cu_result(standin_driver_context_reset()) : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx)
+{
+    return cuCtxDestroy_v2(ctx);
 }
 
 /* cuMemAllocHost: pinned memory, as cudaMallocHost (not mapped: no device thread). */
@@ -557,6 +609,7 @@ static const struct {
     E(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal"),
     E(CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid"),
     E(CUDA_ERROR_INVALID_CONTEXT, "invalid device context"),
+    E(CUDA_ERROR_CONTEXT_IS_DESTROYED, "context is destroyed"),
     E(CUDA_ERROR_FILE_NOT_FOUND, "file not found"),
     E(CUDA_ERROR_INVALID_HANDLE, "invalid resource handle"),
     E(CUDA_ERROR_ILLEGAL_STATE, "the operation cannot be performed in the present state"),

@@ -20,6 +20,7 @@ tests_standin_libstandin_runtime_la_SOURCES = \
 	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
 	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
 	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
+	tests/standin/modules.c tests/standin/context.c \
 	tests/standin/driver_entry.c tests/standin/standin_driver.h
 tests_standin_libstandin_runtime_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_libcudart_standin_la_SOURCES = tests/standin/loads_driver.c
@@ -437,3 +438,47 @@ tests_standin_static_check_LDADD = $(STANDIN_STATIC_LINK_LIBS) -ldl
 tests_standin_static_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/static_check tests/standin/driver_door.sh
 EXTRA_DIST += tests/standin/driver_door.sh
+
+## Issue 24: programs whose CUDA objects die while a shim may still hold graphs of them.  A module or library
+## unloaded and loaded again (tests/scenarios/module_unload, driver API only), the context reset before main
+## returns or in the middle (tests/scenarios/device_reset, runtime; device_reset_driver, driver API only), the
+## runtime loaded privately with dlopen(RTLD_LOCAL) (tests/scenarios/private_runtime, with the kernels' twins
+## in a plugin of their own, tests/standin/libkernels_private.la); tests/standin/lifetimes.sh runs them with and
+## without the shim (docs/standin.md, "Lifetimes").
+check_LTLIBRARIES += tests/standin/libkernels_private.la
+tests_standin_libkernels_private_la_SOURCES =
+tests_standin_libkernels_private_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^k_'
+tests_standin_libkernels_private_la_LIBADD = kernels/libkernels_cpu.la tests/standin/libcudart_standin.la
+check_PROGRAMS += tests/scenarios/module_unload tests/scenarios/device_reset tests/scenarios/device_reset_driver \
+	tests/scenarios/private_runtime
+tests_scenarios_module_unload_SOURCES = tests/scenarios/module_unload.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_module_unload_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_module_unload_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_device_reset_SOURCES = tests/scenarios/device_reset.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_device_reset_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_device_reset_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_device_reset_driver_SOURCES = tests/scenarios/device_reset_driver.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_device_reset_driver_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_device_reset_driver_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_private_runtime_SOURCES = tests/scenarios/private_runtime.c
+tests_scenarios_private_runtime_CPPFLAGS = $(CUDA_CPPFLAGS) \
+	-DSTANDIN_RUNTIME_PATH='"$(abs_top_builddir)/tests/standin/.libs/libcudart_standin.so"' \
+	-DSTANDIN_KERNELS_PATH='"$(abs_top_builddir)/tests/standin/.libs/libkernels_private.so"'
+tests_scenarios_private_runtime_LDADD = -ldl
+tests_scenarios_private_runtime_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/lifetimes.sh
+EXTRA_DIST += tests/standin/lifetimes.sh
+## Their GPU builds (make gpu-programs): device_reset as the other runtime scenarios; module_unload and
+## device_reset_driver as mixed_door (the shared runtime and libcuda; SCENARIO_MODULE=kernels/all_kernels.fatbin
+## to run them).  private_runtime is stand-in only: on a GPU its kernels would need a module the runtime loads.
+STANDIN_GPU_BINS += tests/scenarios/device_reset.gpu tests/scenarios/module_unload.gpu \
+	tests/scenarios/device_reset_driver.gpu
+if HAVE_NVCC
+tests/scenarios/device_reset.gpu: $(srcdir)/tests/scenarios/device_reset.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/device_reset.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/module_unload.gpu: $(srcdir)/tests/scenarios/module_unload.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/module_unload.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+tests/scenarios/device_reset_driver.gpu: $(srcdir)/tests/scenarios/device_reset_driver.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/device_reset_driver.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+endif

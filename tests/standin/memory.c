@@ -32,7 +32,6 @@
  * synchronisation, a synchronous copy on the legacy stream is no "unsafe"
  * call during another stream's global-mode capture (measured).
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -567,7 +566,7 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
 {
     typedef CUresult (*batch_fn)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *,
                                  size_t, CUstream);
-    batch_fn batch = (batch_fn)dlsym(RTLD_DEFAULT, "cuMemcpyBatchAsync_v2");
+    batch_fn batch = (batch_fn)driver_function("cuMemcpyBatchAsync_v2");
     if (batch == NULL)
         API(cudaErrorNotSupported);
     CUresult r = batch((CUdeviceptr *)dsts, (CUdeviceptr *)srcs, (size_t *)sizes, count, (CUmemcpyAttributes *)attrs,

@@ -188,6 +188,19 @@ cudaError_t sched_run_all(void)
     return sticky_error();
 }
 
+/* Drops every queued op unrun (what a faulted device never ran, at a context reset). */
+void sched_drop_all(void)
+{
+    struct op *op, *tmp;
+    HASH_ITER(hh, pending, op, tmp) {
+        HASH_DEL(pending, op);
+        work_release(&op->w);
+        free(op->succ);
+        free(op);
+    }
+    nready = 0;
+}
+
 /* The fake device clock. */
 uint64_t sched_now_ns(void)
 {

@@ -69,6 +69,8 @@ struct stream;
 /* Takes the global lock for an API call; false (and *err set) when the call
  * must fail at once: a sticky error, or a call from inside a host function. */
 bool api_enter(cudaError_t *err);
+/* As api_enter, but a sticky error does not stop the call (a context reset, which clears it). */
+bool api_enter_despite_fault(cudaError_t *err);
 /* Records err as the thread's last error (unless success or NotReady) and
  * releases the global lock; returns err. */
 cudaError_t api_leave(cudaError_t err);
@@ -85,6 +87,8 @@ void api_wait(pthread_cond_t *cv);
 cudaError_t sticky_error(void);
 /* Makes err the sticky error of the whole process. */
 void set_sticky_error(cudaError_t err);
+/* Forgets the sticky error (a context reset: the device is usable again). */
+void clear_sticky_error(void);
 /* Marks the current thread as running a host function (true) or not. */
 void set_in_host_function(bool on);
 
@@ -162,6 +166,8 @@ enum work_kind {
 /* A kernel launch: the twin, its configuration and a private argument copy. */
 struct kernel_work {
     const struct standin_kernel *k;
+    const void *handle;             /* what the launch named: a twin's address, or a module's function */
+    unsigned long long generation;  /* the handle's generation then (modules.c: a reused handle is another) */
     dim3 grid, block;
     unsigned shmem;
     void *argbuf;   /* all arguments, laid out at their parameter offsets */
@@ -213,6 +219,8 @@ cudaError_t sched_run_until(uint64_t id);
 cudaError_t sched_query(uint64_t id);
 /* Runs every queued op; returns the sticky error if one arose. */
 cudaError_t sched_run_all(void);
+/* Drops every queued op unrun (a context reset after a device fault). */
+void sched_drop_all(void);
 /* The fake device clock, in nanoseconds. */
 uint64_t sched_now_ns(void);
 
@@ -254,6 +262,8 @@ size_t stream_preds(struct stream *s, uint64_t **preds, size_t *cap);
 cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out);
 /* Queues w on s outside capture (no checks); returns the op id. */
 uint64_t stream_enqueue(struct stream *s, struct work *w);
+/* A context reset: every capture ends, created streams become handles of a destroyed context. */
+void streams_context_reset(void);
 
 /* ------------------------------------------------------------ events.c */
 
@@ -277,6 +287,8 @@ cudaError_t event_get(cudaEvent_t h, struct event **out);
 void event_note_record(struct event *ev, uint64_t op);
 /* Called when a record op for ev runs: stamps the time, may free ev. */
 void event_record_ran(struct event *ev, uint64_t op);
+/* A context reset: every event becomes a handle of a destroyed context. */
+void events_context_reset(void);
 
 /* ------------------------------------------------------------ memory.c */
 
@@ -319,6 +331,8 @@ void set_run(const struct cudaMemsetParams *p);
 
 /* Finds a registered twin by the address programs launch with. */
 const struct standin_kernel *kernel_find(const void *func);
+/* The twin registered under a name (cudaErrorSymbolNotFound when none). */
+cudaError_t kernel_by_name(const void **func, const char *name);
 /* Runs every block of a launch through its CPU twin; returns a fault. */
 cudaError_t kernel_run(struct kernel_work *k);
 /* Validates a launch and builds its work item (arguments copied). */
@@ -386,5 +400,35 @@ struct gnode *graph_add(struct graph *g, enum cudaGraphNodeType type, struct wor
                         struct gnode *const *deps, size_t ndeps);
 /* Ancestors-or-self test: true when a is b or an ancestor of b. */
 bool graph_reaches(const struct gnode *a, const struct gnode *b);
+/* A context reset: every graph, node and executable graph becomes a handle of a destroyed context. */
+void graphs_context_reset(void);
+
+/* ------------------------------------------------------------ driver_entry.c */
+
+/* A driver function the runtime calls as CUDA's runtime does (a preloaded shim's wrapper first), or NULL. */
+void *driver_function(const char *name);
+
+/* ------------------------------------------------------------ modules.c */
+
+/* The twin a launch names (a registered twin's address, or a live function or kernel of a module or
+ * library) and the handle's generation; cudaErrorInvalidResourceHandle for anything else, an unloaded
+ * module's function included. */
+cudaError_t kernel_of_handle(const void *handle, const struct standin_kernel **k, unsigned long long *generation);
+/* True for a function or kernel handle that a module or library handed out, unloaded since or not. */
+bool module_handle(const void *handle);
+/* True when a handle a node took (at generation) names a function of an unloaded module since. */
+bool handle_unloaded(const void *handle, unsigned long long generation);
+/* A context reset: its modules are unloaded, and the functions of libraries' kernels in it die. */
+void modules_context_reset(void);
+
+/* ------------------------------------------------------------ context.c */
+
+/* True from the first call that needs the context until a reset (cuDevicePrimaryCtxGetState's `active`). */
+extern bool context_active;
+
+/* Handles of a destroyed context: resolving one gives cudaErrorContextIsDestroyed. In a call the real driver
+ * crashes in (launching, destroying or changing what the handle names), that aborts the process saying so;
+ * any other result e is returned. */
+cudaError_t context_fatal_if_destroyed(cudaError_t e, const char *call, const char *what, const void *handle);
 
 #endif

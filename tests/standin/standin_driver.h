@@ -53,6 +53,29 @@ cudaError_t standin_driver_func_name(const char **name, const void *func);
 /* The twin registered under a name (cuModuleGetFunction); cudaErrorSymbolNotFound when none. */
 cudaError_t standin_driver_kernel_by_name(const void **func, const char *name);
 
+/* ---- modules and libraries (modules.c): handles that die when unloaded */
+
+/* A fresh module (library: a library, its own module); no image is read. */
+cudaError_t standin_driver_module_load(void **module, bool library);
+/* Unloads a module (library: a library), killing what it handed out; a library's module: NotPermitted. */
+cudaError_t standin_driver_module_unload(void *module, bool library);
+/* The function (kernel: a library's kernel) of a twin's name; a library's module gives its kernels' functions. */
+cudaError_t standin_driver_module_function(void **fn, void *module, const char *name, bool kernel);
+/* The module a function belongs to (library: the library of a kernel); a runtime kernel's is the runtime's. */
+cudaError_t standin_driver_function_owner(void **module, const void *fn, bool library);
+/* A library kernel's function in the context; a runtime kernel (a twin's address) is its own. */
+cudaError_t standin_driver_kernel_function(void **fn, const void *kernel);
+/* cuLibraryGetModule: the library itself. */
+cudaError_t standin_driver_library_module(void **module, void *library);
+
+/* ---- the context (context.c) */
+
+/* Destroys the one context's streams, events, graphs, modules (cuDevicePrimaryCtxReset, cuCtxDestroy, the
+ * last cuDevicePrimaryCtxRelease); even after a device fault. */
+cudaError_t standin_driver_context_reset(void);
+/* Whether a call made the context since the last reset (cuDevicePrimaryCtxGetState's `active`). */
+cudaError_t standin_driver_context_state(int *active);
+
 /* A host function on a stream, as cudaLaunchHostFunc. */
 cudaError_t standin_driver_host_func(cudaStream_t h, void (*fn)(void *), void *user, bool ptsz);
 

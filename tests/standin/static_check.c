@@ -35,7 +35,8 @@ int main(void)
     CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS);
     CHECK(cuModuleGetFunction(&fill, m, "k_fill") == CUDA_SUCCESS);
     CHECK(cuModuleGetFunction(&axpy, m, "k_axpy") == CUDA_SUCCESS);
-    CHECK(fill == (CUfunction)(void *)k_fill);
+    const char *name = NULL;
+    CHECK(fill != (CUfunction)(void *)k_fill && cuFuncGetName(&name, fill) == CUDA_SUCCESS && strcmp(name, "k_fill") == 0);
     enum { N = 300 };
     CUdeviceptr x = 0, y = 0;
     CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);

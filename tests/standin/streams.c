@@ -21,6 +21,7 @@
 static struct stream legacy = {.kind = STREAM_LEGACY, .id = 1};
 static struct stream *all_streams = &legacy;     /* linked through next */
 static struct stream *live;                      /* user handles, by address */
+static struct stream *destroyed_context;         /* user handles of a destroyed context (context.c) */
 static __thread struct stream *per_thread;
 static unsigned long long next_stream_id = 3;
 
@@ -55,6 +56,10 @@ cudaError_t stream_get(cudaStream_t h, bool ptds, struct stream **out)
     else {
         struct stream *s = NULL;
         HASH_FIND_PTR(live, &h, s);
+        if (!s) {
+            HASH_FIND_PTR(destroyed_context, &h, s);
+            CHECK(s, cudaErrorContextIsDestroyed);
+        }
         CHECK(!s, cudaErrorInvalidResourceHandle);
         *out = s;
     }
@@ -173,13 +178,13 @@ static void stream_unlink(struct stream *s)
         }
 }
 
-/* Destroys a user stream; queued work still runs (it never refers back). */
-static cudaError_t stream_destroy(cudaStream_t h)
+/* Destroys a user stream (call: the API's name); queued work still runs (it never refers back). */
+static cudaError_t stream_destroy(cudaStream_t h, const char *call)
 {
     struct stream *s = NULL;
     CHECK(h == NULL || h == cudaStreamLegacy || h == cudaStreamPerThread,
           cudaErrorInvalidResourceHandle);
-    TRY(stream_get(h, false, &s));
+    TRY(context_fatal_if_destroyed(stream_get(h, false, &s), call, "stream", h));
     /* Measured: destroying a capturing stream succeeds. Unsure what becomes
      * of the capture; the stand-in drops it (origin) or the stream (joined). */
     capture_forget_stream(s);
@@ -190,10 +195,23 @@ static cudaError_t stream_destroy(cudaStream_t h)
     return cudaSuccess;
 }
 
+/* A context reset: every capture ends; created streams become handles of a destroyed context, kept. */
+void streams_context_reset(void)
+{
+    for (struct stream *s = all_streams; s; s = s->next)
+        capture_forget_stream(s);
+    struct stream *s, *tmp;
+    HASH_ITER(hh, live, s, tmp) {
+        HASH_DEL(live, s);
+        stream_unlink(s);
+        HASH_ADD_PTR(destroyed_context, self, s);
+    }
+}
+
 /* cudaStreamDestroy. */
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
-    API(stream_destroy(stream));
+    API(stream_destroy(stream, "cudaStreamDestroy"));
 }
 
 /* The capture and mode checks of a synchronisation that waits for s. */
@@ -366,7 +384,7 @@ cudaError_t standin_driver_stream_create(cudaStream_t *out, unsigned flags, int 
 /* cuStreamDestroy_v2. */
 cudaError_t standin_driver_stream_destroy(cudaStream_t h)
 {
-    DRIVER_CALL(stream_destroy(h));
+    DRIVER_CALL(stream_destroy(h, "cuStreamDestroy"));
 }
 
 /* cuStreamQuery (the query rule). */

@@ -14,10 +14,22 @@
  * the next launch; the `extra` form equals the kernelParams form; memsets of
  * 8, 16 and 32-bit elements; pointer attributes; module lookup by name;
  * a driver launch after a runtime launch on one stream runs after it.
+ *
+ * Lifetimes: a module's functions and a library's kernels and functions are
+ * handles of their own (cuFuncGetModule, cuKernelGetLibrary), dead once
+ * unloaded; a context reset (cuDevicePrimaryCtxReset, cuCtxDestroy, the last
+ * release, cudaDeviceReset) kills the streams, events, graphs and modules
+ * made before and the context comes back; what the real driver crashes in
+ * aborts (each such case run as a process of its own: `test_driver_standin
+ * CASE`); with STANDIN_REUSE_HANDLES=1 dead handles are handed out again.
  */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -288,8 +300,11 @@ static void test_kernels_and_modules(void)
     CUmodule m = NULL, m2 = NULL;
     CHECK(cuModuleLoadData(&m, "any image") == CUDA_SUCCESS && m != NULL);
     CHECK(cuModuleLoad(&m2, "/nonexistent/kernels.cubin") == CUDA_SUCCESS && m2 != NULL && m2 != m);
-    CHECK(cuModuleGetFunction(&f, m, "k_axpy") == CUDA_SUCCESS && f == axpy);
-    CHECK(cuModuleGetFunction(&f, m2, "k_reduce_sum") == CUDA_SUCCESS && f == (CUfunction)(void *)k_reduce_sum);
+    /* A module's function is a handle of its own that names the twin. */
+    CHECK(cuModuleGetFunction(&f, m, "k_axpy") == CUDA_SUCCESS && f != NULL && f != axpy);
+    CHECK(cuFuncGetName(&name, f) == CUDA_SUCCESS && name && strcmp(name, "k_axpy") == 0);
+    CHECK(cuModuleGetFunction(&f, m2, "k_reduce_sum") == CUDA_SUCCESS && f != (CUfunction)(void *)k_reduce_sum);
+    CHECK(cuFuncGetName(&name, f) == CUDA_SUCCESS && name && strcmp(name, "k_reduce_sum") == 0);
     CHECK(cuModuleGetFunction(&f, m, "k_no_such_kernel") == CUDA_ERROR_NOT_FOUND);
     CHECK(cuModuleUnload(m2) == CUDA_SUCCESS);
     CHECK(cuModuleGetFunction(&f, NULL, "k_axpy") == CUDA_ERROR_INVALID_HANDLE);
@@ -644,8 +659,386 @@ static void test_graphs(void)
 }
 
 /* Runs every test. */
-int main(void)
+
+/* ------------------------------------------------------------ lifetimes: modules, libraries, the context */
+
+/* A graph of one node running f (k_fill: x = 1.0f), and its executable graph. */
+static void fill_graph(CUfunction f, CUdeviceptr x, CUgraph *g, CUgraphNode *node, CUgraphExec *e)
 {
+    float one = 1.0f;
+    int n = N;
+    void *args[] = {&x, &one, &n};
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = f;
+    kp.gridDimX = 2, kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = 256, kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = args;
+    CHECK(cuGraphCreate(g, 0) == CUDA_SUCCESS);
+    CHECK(cuGraphAddKernelNode(node, *g, NULL, 0, &kp) == CUDA_SUCCESS);
+    CHECK(cuGraphInstantiate(e, *g, 0) == CUDA_SUCCESS);
+}
+
+/* Every use of a dead function or kernel handle is CUDA_ERROR_INVALID_HANDLE (graph is a live graph). */
+static void check_dead(CUfunction f, CUdeviceptr x, CUgraph graph)
+{
+    float v = 2.0f;
+    int n = N;
+    void *args[] = {&x, &v, &n};
+    size_t off = 0, size = 0;
+    const char *name = NULL;
+    CUmodule m = NULL;
+    CUgraphNode node = NULL;
+    CHECK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuFuncGetParamInfo(f, 0, &off, &size) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuFuncGetName(&name, f) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuFuncGetModule(&m, f) == CUDA_ERROR_INVALID_HANDLE);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = f;
+    kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = 256, kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = args;
+    CHECK(cuGraphAddKernelNode(&node, graph, NULL, 0, &kp) == CUDA_ERROR_INVALID_HANDLE);
+}
+
+/* Modules: per-module function handles, cuFuncGetModule; an unload kills them (the graph holding one may go). */
+static void test_module_lifetime(void)
+{
+    CUmodule m = NULL, owner = NULL, runtime = NULL;
+    CUfunction fill = NULL, again = NULL, other = NULL;
+    CUdeviceptr x = 0;
+    CUgraph g = NULL, g2 = NULL;
+    CUgraphNode node = NULL;
+    CUgraphExec e = NULL;
+    CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);
+    CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&fill, m, "k_fill") == CUDA_SUCCESS && fill != (CUfunction)(void *)k_fill);
+    CHECK(cuModuleGetFunction(&again, m, "k_fill") == CUDA_SUCCESS && again == fill);
+    CHECK(cuFuncGetModule(&owner, fill) == CUDA_SUCCESS && owner == m);
+    CHECK(cuFuncGetModule(&runtime, (CUfunction)(void *)k_fill) == CUDA_SUCCESS && runtime != NULL && runtime != m);
+    CHECK(cuModuleGetFunction(&other, runtime, "k_scale") == CUDA_SUCCESS && other == (CUfunction)(void *)k_scale);
+    CHECK(cuModuleUnload(runtime) == CUDA_ERROR_NOT_PERMITTED);
+    fill_graph(fill, x, &g, &node, &e);
+    CHECK(cuGraphLaunch(e, NULL) == CUDA_SUCCESS && all_equal(x, N, 1.0f));
+
+    CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+    CHECK(cuModuleUnload(m) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuModuleGetFunction(&again, m, "k_fill") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuGraphCreate(&g2, 0) == CUDA_SUCCESS);
+    check_dead(fill, x, g2);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = fill;
+    CHECK(cuGraphExecKernelNodeSetParams(e, node, &kp) == CUDA_ERROR_INVALID_HANDLE);
+    /* What holds a dead function may still be destroyed. */
+    CHECK(cuGraphExecDestroy(e) == CUDA_SUCCESS && cuGraphDestroy(g) == CUDA_SUCCESS);
+    CHECK(cuGraphDestroy(g2) == CUDA_SUCCESS);
+    /* Unless STANDIN_REUSE_HANDLES=1, a dead handle is never handed out again. */
+    CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&again, m, "k_fill") == CUDA_SUCCESS && again != fill);
+    CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+    CHECK(cuMemFree(x) == CUDA_SUCCESS);
+}
+
+/* Libraries: kernels, their functions, cuKernelGetLibrary, cuLibraryGetModule; an unload kills both. */
+static void test_library_lifetime(void)
+{
+    CUlibrary lib = NULL, file = NULL, owner = NULL;
+    CUkernel k = NULL, again = NULL;
+    CUfunction f = NULL, f2 = NULL;
+    CUmodule mod = NULL, fmod = NULL, plain = NULL;
+    CUdeviceptr x = 0;
+    CUgraph g = NULL;
+    float two = 2.0f;
+    int n = N;
+    void *args[] = {&x, &two, &n};
+    CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);
+    CHECK(cuLibraryLoadData(&lib, "image", NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS && lib != NULL);
+    CHECK(cuLibraryLoadFromFile(&file, "/nonexistent/kernels.fatbin", NULL, NULL, 0, NULL, NULL, 0) ==
+          CUDA_SUCCESS && file != lib);
+    CHECK(cuLibraryLoadData(&owner, NULL, NULL, NULL, 0, NULL, NULL, 0) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuLibraryGetKernel(&k, lib, "k_fill") == CUDA_SUCCESS && k != (CUkernel)(void *)k_fill);
+    CHECK(cuLibraryGetKernel(&again, lib, "k_fill") == CUDA_SUCCESS && again == k);
+    CHECK(cuLibraryGetKernel(&again, lib, "k_no_such_kernel") == CUDA_ERROR_NOT_FOUND);
+    CHECK(cuKernelGetLibrary(&owner, k) == CUDA_SUCCESS && owner == lib);
+    CHECK(cuKernelGetLibrary(&owner, (CUkernel)(void *)k_fill) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuKernelGetFunction(&f, k) == CUDA_SUCCESS && f != NULL && f != (CUfunction)(void *)k);
+    CHECK(cuKernelGetFunction(&f2, k) == CUDA_SUCCESS && f2 == f);
+    CHECK(cuLibraryGetModule(&mod, lib) == CUDA_SUCCESS && cuFuncGetModule(&fmod, f) == CUDA_SUCCESS && fmod == mod);
+    CHECK(cuModuleGetFunction(&f2, mod, "k_fill") == CUDA_SUCCESS && f2 == f);
+    CHECK(cuModuleUnload(mod) == CUDA_ERROR_NOT_PERMITTED);
+    CHECK(cuModuleLoadData(&plain, "image") == CUDA_SUCCESS);
+    CHECK(cuLibraryUnload((CUlibrary)(void *)plain) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuLibraryGetKernel(&again, (CUlibrary)(void *)plain, "k_fill") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuModuleUnload(plain) == CUDA_SUCCESS);
+    /* Its function and the kernel itself launch the twin. */
+    CHECK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS && all_equal(x, N, 2.0f));
+    two = 3.0f;
+    CHECK(cuLaunchKernel((CUfunction)(void *)k, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS);
+    CHECK(all_equal(x, N, 3.0f));
+
+    CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
+    CHECK(cuLibraryUnload(lib) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuGraphCreate(&g, 0) == CUDA_SUCCESS);
+    check_dead(f, x, g);
+    check_dead((CUfunction)(void *)k, x, g);
+    CHECK(cuKernelGetFunction(&f2, k) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuKernelGetLibrary(&owner, k) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuGraphDestroy(g) == CUDA_SUCCESS);
+    CHECK(cuLibraryUnload(file) == CUDA_SUCCESS);
+    CHECK(cuMemFree(x) == CUDA_SUCCESS);
+}
+
+/* Drops every retain of the primary context made so far (the last release resets it). */
+static void release_all_retains(void)
+{
+    while (cuDevicePrimaryCtxRelease(0) == CUDA_SUCCESS)
+        continue;
+    CHECK(cuDevicePrimaryCtxRelease(0) == CUDA_ERROR_INVALID_CONTEXT);
+}
+
+/* A reset runs the queue, kills the streams, events, graphs and modules made before, clears a device fault;
+ * libraries stay; the context comes back; the last release resets too, and cudaDeviceReset. */
+static void test_context_reset(void)
+{
+    CUcontext before = NULL, after = NULL;
+    CUstream s = NULL, fresh = NULL;
+    CUevent ev = NULL;
+    CUgraph g = NULL;
+    CUgraphNode node = NULL;
+    CUgraphExec e = NULL;
+    CUmodule m = NULL;
+    CUlibrary lib = NULL;
+    CUkernel k = NULL;
+    CUfunction f = NULL, kf = NULL, kf2 = NULL;
+    CUdeviceptr x = 0;
+    float two = 2.0f;
+    int n = N;
+    void *args[] = {&x, &two, &n};
+    CHECK(cuCtxGetCurrent(&before) == CUDA_SUCCESS);
+    CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CHECK(cuEventCreate(&ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS);
+    fill_graph((CUfunction)(void *)k_fill, x, &g, &node, &e);
+    CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS && cuModuleGetFunction(&f, m, "k_fill") == CUDA_SUCCESS);
+    CHECK(cuLibraryLoadData(&lib, "image", NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS);
+    CHECK(cuLibraryGetKernel(&k, lib, "k_fill") == CUDA_SUCCESS && cuKernelGetFunction(&kf, k) == CUDA_SUCCESS);
+    /* Queued work runs before the context goes. */
+    CHECK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, s, args, NULL) == CUDA_SUCCESS);
+    CHECK(cuEventRecord(ev, s) == CUDA_SUCCESS);
+
+    unsigned flags = 1;
+    int active = 0;
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && flags == 0 && active == 1);
+    CHECK(cuDevicePrimaryCtxReset(0) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 0);
+    CHECK(all_equal(x, N, 2.0f));
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 1);
+    CHECK(cuStreamSynchronize(s) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuLaunchKernel((CUfunction)(void *)k_fill, 2, 1, 1, 256, 1, 1, 0, s, args, NULL) ==
+          CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuEventQuery(ev) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuEventRecord(ev, NULL) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuGraphInstantiate(&e, g, 0) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuModuleGetFunction(&f, m, "k_fill") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuLaunchKernel(kf, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_HANDLE);
+    /* The library and its kernel stay; the kernel has a new function in the new context. */
+    CHECK(cuKernelGetFunction(&kf2, k) == CUDA_SUCCESS && kf2 != kf);
+    two = 4.0f;
+    CHECK(cuLaunchKernel(kf2, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS && all_equal(x, N, 4.0f));
+    /* The context is back, under the same handle: new objects work. */
+    CHECK(cuCtxGetCurrent(&after) == CUDA_SUCCESS && after == before);
+    CHECK(cuStreamCreate(&fresh, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS && fresh != s);
+    fill_graph((CUfunction)(void *)k_fill, x, &g, &node, &e);
+    CHECK(cuGraphLaunch(e, fresh) == CUDA_SUCCESS && cuStreamSynchronize(fresh) == CUDA_SUCCESS);
+    CHECK(all_equal(x, N, 1.0f));
+    CHECK(cuGraphExecDestroy(e) == CUDA_SUCCESS && cuGraphDestroy(g) == CUDA_SUCCESS);
+
+    /* A device fault is cleared by a reset. */
+    int *bad = (int *)(uintptr_t)16, v = 1;
+    void *poke[] = {&bad, &v};
+    CHECK(cuLaunchKernel((CUfunction)(void *)k_poke, 1, 1, 1, 32, 1, 1, 0, fresh, poke, NULL) == CUDA_SUCCESS);
+    CHECK(cuStreamSynchronize(fresh) == CUDA_ERROR_ILLEGAL_ADDRESS);
+    CHECK(cuCtxDestroy(after) == CUDA_SUCCESS);
+    CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+    CHECK(cuCtxDestroy((CUcontext)(void *)&bad) == CUDA_ERROR_INVALID_CONTEXT);
+
+    /* The last release resets; an earlier one does not. */
+    release_all_retains();
+    CUcontext ctx = NULL;
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS && cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxRelease(0) == CUDA_SUCCESS && cuStreamQuery(s) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxRelease(0) == CUDA_SUCCESS && cuStreamQuery(s) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+
+    /* cudaDeviceReset too (through the driver). */
+    cudaStream_t rs = NULL;
+    CHECK(cudaStreamCreate(&rs) == cudaSuccess);
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(cudaStreamQuery(rs) == cudaErrorContextIsDestroyed);
+    CHECK(cudaGetLastError() == cudaErrorContextIsDestroyed);
+    CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
+    CHECK(cuMemFree(x) == CUDA_SUCCESS);
+}
+
+/* STANDIN_REUSE_HANDLES=1 (run as `test_driver_standin reuse`): the n-th function (kernel) of a module
+ * (library) loaded after an unload is the handle the n-th of the unloaded one was, naming what it is asked for
+ * now; the graph made before the unload is still of a dead function (the `launch-reused` case). */
+static int reuse_case(void)
+{
+    CUmodule m1 = NULL, m2 = NULL, m3 = NULL;
+    CUfunction fill = NULL, axpy = NULL, first = NULL, second = NULL, other = NULL;
+    CUlibrary l1 = NULL, l2 = NULL;
+    CUkernel k1 = NULL, k2 = NULL;
+    size_t off = 0, size = 0;
+    const char *name = NULL;
+    CHECK(cuModuleLoadData(&m1, "image") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&fill, m1, "k_fill") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&axpy, m1, "k_axpy") == CUDA_SUCCESS);
+    CHECK(cuModuleUnload(m1) == CUDA_SUCCESS);
+    CHECK(cuModuleLoadData(&m2, "image") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&first, m2, "k_axpy") == CUDA_SUCCESS && first == fill);
+    CHECK(cuModuleGetFunction(&second, m2, "k_fill") == CUDA_SUCCESS && second == axpy);
+    CHECK(cuFuncGetName(&name, first) == CUDA_SUCCESS && strcmp(name, "k_axpy") == 0);
+    CHECK(cuFuncGetParamInfo(first, 3, &off, &size) == CUDA_SUCCESS);        /* k_fill had 3 parameters */
+    CHECK(cuModuleLoadData(&m3, "image") == CUDA_SUCCESS);
+    CHECK(cuModuleGetFunction(&other, m3, "k_fill") == CUDA_SUCCESS && other != fill && other != axpy);
+    CHECK(cuLibraryLoadData(&l1, "image", NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS);
+    CHECK(cuLibraryGetKernel(&k1, l1, "k_scale") == CUDA_SUCCESS && cuLibraryUnload(l1) == CUDA_SUCCESS);
+    CHECK(cuLibraryLoadData(&l2, "image", NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS);
+    CHECK(cuLibraryGetKernel(&k2, l2, "k_fill") == CUDA_SUCCESS && k2 == k1);
+    return check_result("test_driver_standin reuse");
+}
+
+/* One case that must abort the process, as the real driver crashes (run as `test_driver_standin CASE`). */
+static int abort_case(const char *name)
+{
+    CUmodule m = NULL;
+    CUlibrary lib = NULL;
+    CUkernel k = NULL;
+    CUfunction f = (CUfunction)(void *)k_fill, again = NULL;
+    CUdeviceptr x = 0;
+    CUstream s = NULL;
+    CUevent ev = NULL;
+    CUgraph g = NULL;
+    CUgraphNode node = NULL;
+    CUgraphExec e = NULL;
+    CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CHECK(cuEventCreate(&ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS);
+    if (strncmp(name, "library", 7) == 0) {
+        CHECK(cuLibraryLoadData(&lib, "image", NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS);
+        CHECK(cuLibraryGetKernel(&k, lib, "k_fill") == CUDA_SUCCESS && cuKernelGetFunction(&f, k) == CUDA_SUCCESS);
+    } else if (strstr(name, "unloaded") || strstr(name, "reused")) {
+        CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS && cuModuleGetFunction(&f, m, "k_fill") == CUDA_SUCCESS);
+    }
+    fill_graph(f, x, &g, &node, &e);
+    if (lib)
+        CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
+    if (m)
+        CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+    if (strstr(name, "reused")) {
+        CHECK(cuModuleLoadData(&m, "image") == CUDA_SUCCESS);
+        CHECK(cuModuleGetFunction(&again, m, "k_fill") == CUDA_SUCCESS && again == f);
+    }
+    if (strncmp(name, "reset", 5) == 0)
+        CHECK(cuDevicePrimaryCtxReset(0) == CUDA_SUCCESS);
+    if (strncmp(name, "runtime-reset", 13) == 0)
+        CHECK(cudaDeviceReset() == cudaSuccess);
+    if (check_failures)
+        return check_result(name);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    if (strstr(name, "instantiate"))
+        (void)cuGraphInstantiate(&e, g, 0);
+    else if (strstr(name, "exec-destroy") && strncmp(name, "runtime", 7) == 0)
+        (void)cudaGraphExecDestroy((cudaGraphExec_t)e);
+    else if (strstr(name, "exec-destroy"))
+        (void)cuGraphExecDestroy(e);
+    else if (strstr(name, "graph-destroy"))
+        (void)cuGraphDestroy(g);
+    else if (strstr(name, "stream-destroy"))
+        (void)cuStreamDestroy(s);
+    else if (strstr(name, "event-destroy"))
+        (void)cuEventDestroy(ev);
+    else if (strstr(name, "exec-set"))
+        (void)cuGraphExecKernelNodeSetParams(e, node, &kp);
+    else
+        (void)cuGraphLaunch(e, NULL);
+    fprintf(stderr, "%s: did not abort\n", name);
+    return 2;
+}
+
+/* Each abort case, its environment and what it says on stderr before it aborts. */
+static const struct {
+    const char *name, *reuse, *says;
+} abort_cases[] = {
+    {"launch-unloaded", "0", "standin: cuGraphLaunch: graph node 0 runs a function of an unloaded module"},
+    {"instantiate-unloaded", "0", "standin: cuGraphInstantiate: graph node 0 runs a function of an unloaded module"},
+    {"library-launch-unloaded", "0", "standin: cuGraphLaunch: graph node 0 runs a function of an unloaded module"},
+    {"launch-reused", "1", "standin: cuGraphLaunch: graph node 0 runs a function of an unloaded module"},
+    {"reset-launch", "0", "standin: cuGraphLaunch: graph executable 0x"},
+    {"reset-exec-destroy", "0", "standin: cuGraphExecDestroy: graph executable 0x"},
+    {"reset-graph-destroy", "0", "standin: cuGraphDestroy: graph 0x"},
+    {"reset-stream-destroy", "0", "standin: cuStreamDestroy: stream 0x"},
+    {"reset-event-destroy", "0", "standin: cuEventDestroy: event 0x"},
+    {"reset-exec-set", "0", "standin: cuGraphExecKernelNodeSetParams: graph executable 0x"},
+    {"runtime-reset-exec-destroy", "0", "standin: cudaGraphExecDestroy: graph executable 0x"},
+};
+
+/* Runs this program again as `self name` with STANDIN_REUSE_HANDLES=reuse; its stderr into err, its status. */
+static int run_self(const char *name, const char *reuse, char *err, size_t size)
+{
+    int fds[2], status = 0;
+    char var[64];
+    snprintf(var, sizeof var, "STANDIN_REUSE_HANDLES=%s", reuse);
+    char *const argv[] = {(char *)"test_driver_standin", (char *)name, NULL};
+    char *const envp[] = {var, NULL};
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit no_core = {0, 0};
+        (void)setrlimit(RLIMIT_CORE, &no_core);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        execve("/proc/self/exe", argv, envp);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t used = 0;
+    ssize_t got = 0;
+    while (used + 1 < size && (got = read(fds[0], err + used, size - 1 - used)) > 0)
+        used += (size_t)got;
+    err[used] = '\0';
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+/* Every abort case aborts, saying why; the reuse checks pass in a process of their own. */
+static void test_lifetime_aborts(void)
+{
+    char err[4096];
+    for (size_t i = 0; i < sizeof abort_cases / sizeof abort_cases[0]; i++) {
+        int status = run_self(abort_cases[i].name, abort_cases[i].reuse, err, sizeof err);
+        CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+        CHECK_CONTAINS(err, abort_cases[i].says);
+    }
+    int status = run_self("reuse", "1", err, sizeof err);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fputs(err, stderr);
+}
+
+/* The rules in order; run as `test_driver_standin CASE`, one case of the lifetime rules in a process of its own. */
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        return strcmp(argv[1], "reuse") == 0 ? reuse_case() : abort_case(argv[1]);
     test_capture();
     test_memory();
     test_get_proc_address();
@@ -657,5 +1050,9 @@ int main(void)
     test_ordering();
     test_graphs();
     CHECK(cudaGetLastError() == cudaSuccess); /* none of the driver's errors became the runtime's */
+    test_module_lifetime();
+    test_library_lifetime();
+    test_lifetime_aborts();
+    test_context_reset();
     return check_result("test_driver_standin");
 }
