@@ -33,8 +33,6 @@ static void region_free(struct region_table *t, struct region *r)
 {
     HASH_DEL(t->by_hash, r);
     t->count--;
-    if (r->kept && t->free_kept)
-        t->free_kept(r->kept);
     payoff_fini(&r->trial);
     free(r->sigs);
     free(r);

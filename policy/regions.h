@@ -87,7 +87,7 @@ struct region {
     uint64_t last_used;    /* the table's clock when last seen or replayed */
     void *graph;           /* the shim's executable graph, or NULL */
     unsigned long long replays_at_build; /* stats.replays when its graph was built: evicted unreplayed if still so */
-    void *kept;            /* the engine's record of an occurrence, kept to build its graph from when it recurs */
+    unsigned recordings;   /* occurrences recorded whole: REPRISE_RECORDINGS of them build its graph */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
     struct payoff_trial trial; /* whether its graph is faster than passing it through */
@@ -104,7 +104,6 @@ struct region_table {
     unsigned graphs;
     unsigned next_id;
     uint64_t clock;
-    void (*free_kept)(void *kept); /* frees a region's kept record when the region is forgotten (NULL: none kept) */
 };
 
 /* An empty table with the given policy. */

@@ -2,8 +2,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "engine_internal.h"
 #include "exclusions.h"
@@ -124,66 +122,33 @@ void build_graph(struct tracker *t)
     }
     unsigned nodes, streams;
     region_graph_shape(g, &nodes, &streams);
-    log_info("region %u: graph built (%u nodes on %u stream%s); replaying from %s occurrence", r->id, nodes, streams,
-             streams == 1 ? "" : "s", t->records.count == r->length && t->observed_count == 0 ? "this" : "its next");
+    log_info("region %u: graph built (%u nodes on %u stream%s); replaying from its next occurrence", r->id, nodes,
+             streams, streams == 1 ? "" : "s");
     trace_event("graph_built", "\"region\":%u,\"nodes\":%u,\"streams\":%u,\"path\":\"fast\"", r->id, nodes,
                 streams);
     keep_graph(t, r, g, false);
 }
 
-/* Frees a region's kept record (the region table's free_kept). */
-void free_kept_record(void *kept)
-{
-    record_free(kept);
-    free(kept);
-}
-
 /*
- * At the end of a recorded occurrence: keeps its record in the region, to
- * build the graph from when the region begins again (build_kept).  JIT
- * warm-ups (autotuning, code generation, a framework's own capture) make
- * many regions seen a few times and never again: their graphs, built at
- * once, cost milliseconds each and were evicted unreplayed.  The thread
- * goes on with an empty record; its slots hold no region's calls.
+ * At the end of an occurrence recorded whole: builds its graph once
+ * REPRISE_RECORDINGS occurrences were (2 by default), else says how many
+ * more.  JIT warm-ups (autotuning, code generation, a framework's own
+ * capture) make many regions seen three times and never again, or whose
+ * first calls recur in another region: their graphs, built at the first
+ * recording, cost milliseconds each and were evicted unreplayed.
  */
-void keep_record(struct tracker *t)
+void record_done(struct tracker *t)
 {
     struct region *r = t->region;
-    struct record_list *kept = malloc(sizeof *kept);
-    if (kept == NULL) {
-        build_graph(t); /* no memory to keep it: built now, as if it recurs */
+    unsigned wanted = (unsigned)shim_options.num[OPT_RECORDINGS];
+    if (++r->recordings >= wanted) {
+        build_graph(t);
         return;
     }
-    if (r->kept)
-        free_kept_record(r->kept);
-    *kept = t->records;
-    memset(&t->records, 0, sizeof t->records);
-    t->slots_held = 0;
-    r->kept = kept;
-    log_info("region %u: recorded; its graph is built when it begins again", r->id);
-    trace_event("recorded", "\"region\":%u,\"calls\":%u", r->id, kept->count);
-}
-
-/*
- * At the first call of an occurrence of r, a region wanted with a kept
- * record: builds its graph from that record (build_graph), which then
- * replays this occurrence.  The record becomes the thread's own again:
- * its slots hold r's calls, as after a build at a recorded occurrence's end.
- */
-void build_kept(struct tracker *t, struct region *r)
-{
-    struct record_list *kept = r->kept;
-    r->kept = NULL;
-    struct region *followed = t->region;
-    record_free(&t->records);
-    t->records = *kept;
-    free(kept);
-    t->region = r;
-    build_graph(t);
-    t->slots_region = r->id;
-    t->slots_held = t->records.count;
-    record_reset(&t->records);
-    t->region = followed;
+    log_info("region %u: recorded whole (%u of %u); its graph is built when it is recorded whole %u more time%s", r->id,
+             r->recordings, wanted, wanted - r->recordings, wanted - r->recordings == 1 ? "" : "s");
+    trace_event("recorded", "\"region\":%u,\"calls\":%u,\"recordings\":%u", r->id, t->records.count,
+                r->recordings);
 }
 
 /* Launches the graph for a complete replayed occurrence, or submits the calls if that fails; true if launched. */

@@ -270,14 +270,8 @@ void keep_graph(struct tracker *t, struct region *r, void *graph, bool robust);
 /* Builds the graph of the occurrence just recorded. */
 void build_graph(struct tracker *t);
 
-/* Keeps a recorded occurrence's record in its region, to build the graph when the region recurs. */
-void keep_record(struct tracker *t);
-
-/* Builds region r's graph from its kept record, at the first call of r's next occurrence. */
-void build_kept(struct tracker *t, struct region *r);
-
-/* Frees a kept record (the region table's free_kept). */
-void free_kept_record(void *kept);
+/* At the end of a recorded occurrence: its graph is built if an earlier one was recorded whole too, else noted. */
+void record_done(struct tracker *t);
 
 /* Launches the graph for a complete replayed occurrence, or submits the calls if that fails; true if launched. */
 bool launch_replay(struct tracker *t);

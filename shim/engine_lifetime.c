@@ -59,10 +59,6 @@ static unsigned drop_referring_graphs(struct tracker *t, const struct ended *e)
     unsigned dropped = 0;
     struct region *r, *tmp;
     HASH_ITER(hh, t->table.by_hash, r, tmp) {
-        if (r->kept && refers(r, e)) {
-            free_kept_record(r->kept); /* no graph may be built from it now */
-            r->kept = NULL;
-        }
         if (r->graph == NULL || !refers(r, e))
             continue;
         destroy_graph_of(r);

@@ -271,7 +271,7 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
         else if (t->mode == FOLLOW_REPLAY ? launch_timed(t) : finish_recapture(t))
             graphed = r;
     } else if (t->mode == FOLLOW_RECORD && t->records.count == r->length && r->state == REGION_WANTED) {
-        keep_record(t);
+        record_done(t);
     }
     struct region *seen = NULL;
     if (!t->overflow && t->observed_count > 0) {
@@ -460,11 +460,6 @@ void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t 
     if (atomic_load_explicit(&threads_seen, memory_order_relaxed) > 1)
         note_handovers_at_start(t, sig, stream);
     struct region *r = plan_cut(t, sig, regions_candidate(&t->table, sig, 1));
-    if (r && r->state == REGION_WANTED && r->kept && r->graph == NULL) {
-        build_kept(t, r); /* it recurs: its graph pays now */
-        if (r->state != REGION_GRAPHED)
-            r = NULL; /* not graphed (the log says why): this occurrence is passed through */
-    }
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
     if (r == NULL)

@@ -59,7 +59,6 @@ struct tracker *tracker_create(void)
     if (t == NULL)
         return NULL;
     regions_init(&t->table, &engine_policy);
-    t->table.free_kept = free_kept_record;
     t->thread_number = log_thread_number();
     t->fast.unnoted = UINT_MAX;
     pthread_mutex_lock(&trackers_lock);

@@ -5,7 +5,7 @@
 [ -x "$REPRISE" ] || { echo "no $REPRISE: build first" >&2; exit 99; }
 
 # A real trace: query_sync graphs regions and falls back (mismatch, sync_inside).
-with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_TRACE="$WORK/q.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
+with_shim REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 REPRISE_RECORDINGS=1 REPRISE_TRACE="$WORK/q.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
     fail "query_sync exited $?"
 "$REPRISE" report "$WORK/q.trace" > "$WORK/q.report" 2> "$WORK/q.err" || fail "report exited $?"
 expect_in "$WORK/q.report" "process "

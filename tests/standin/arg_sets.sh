@@ -21,7 +21,7 @@ under_auto() {
     tag=$1
     shift
     $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 \
-        REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/$tag.trace" "$@" "${PROGRAM:-$PROG}" \
+        REPRISE_TRIAL=0 REPRISE_RECORDINGS=1 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/$tag.trace" "$@" "${PROGRAM:-$PROG}" \
         > "$WORK/$tag.out" 2> "$WORK/$tag.log" || fail "$tag: exited $?"
     cmp -s "$WORK/${REFERENCE:-plain}.out" "$WORK/$tag.out" ||
         { fail "$tag: the output differs from the run without the shim"; diff "$WORK/${REFERENCE:-plain}.out" "$WORK/$tag.out" | head >&2; }
