@@ -53,11 +53,16 @@ bool record_differ_reserve(struct record_list *list, unsigned n)
     return true;
 }
 
-/* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1. */
+/*
+ * Reserves n bytes of arena, 16-byte aligned; returns their offset or -1.
+ * The arena exists once anything is taken, even 0 bytes (a kernel without
+ * parameters): a block's address goes to memcpy, which must not get NULL.
+ */
 static inline long arena_take(struct record_list *list, size_t n)
 {
     size_t offset = align16(list->arena_used);
-    if (__builtin_expect(offset + n > list->arena_capacity, 0) && !arena_grow(list, offset + n))
+    if (__builtin_expect(offset + n > list->arena_capacity || list->arena == NULL, 0) &&
+        !arena_grow(list, offset + n))
         return -1;
     list->arena_used = offset + n;
     return (long)offset;
