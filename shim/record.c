@@ -235,10 +235,15 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
         long offset = arena_take(list, layout->total);
         if (offset < 0)
             return false;
-        if (packed)
-            memcpy(list->arena + offset, packed, layout->total);
-        else
+        if (packed) {
+            /* Parameter by parameter, as from an array: the program's padding between them may hold anything. */
+            void *from[KERNEL_PARAMS_MAX];
+            for (unsigned i = 0; i < layout->count; i++)
+                from[i] = (unsigned char *)(uintptr_t)packed + layout->offset[i];
+            record_copy_params(list->arena + offset, layout, from);
+        } else {
             record_copy_params(list->arena + offset, layout, call->args);
+        }
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;
