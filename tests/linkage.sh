@@ -1,12 +1,14 @@
 #!/bin/sh
 # The library needs libdl, pthread and libc only (never libcudart), and
-# exports exactly the functions of hooks.def.
+# exports exactly the functions of hooks.def.  A sanitizer build's also needs
+# the sanitizers' runtimes (configure --enable-asan or --enable-tsan).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 needed=$(readelf -d "$SHIM" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 for lib in $needed; do
     case "$lib" in
     libdl.so.*|libpthread.so.*|libc.so.*|ld-linux*) ;;
+    libasan.so.*|libubsan.so.*|libtsan.so.*) [ -n "${SANITIZER_PRELOAD:-}" ] || fail "libreprise.so needs $lib" ;;
     *) fail "libreprise.so needs $lib" ;;
     esac
 done
