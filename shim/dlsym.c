@@ -32,9 +32,11 @@ bool dlsym_interposed(char *who, unsigned who_len)
  * the shim (hence the optimize attribute: a call at -O0 would not be a
  * jump).  A driver name is looked up, then swapped for the shim's wrapper
  * if what was found is libcuda's function (shim/driver.c).  Nothing here
- * needs the shim initialised: it runs from other libraries' constructors.
+ * needs the shim initialised: it runs from other libraries' constructors,
+ * and from a sanitizer's runtime as it starts (hence uninstrumented).
  */
-__attribute__((optimize("O2", "optimize-sibling-calls"))) void *dlsym(void *handle, const char *name)
+__attribute__((optimize("O2", "optimize-sibling-calls"))) DLSYM_UNINSTRUMENTED void *dlsym(void *handle,
+                                                                                          const char *name)
 {
     dlsym_fn fn = real_dlsym_function();
     if (__builtin_expect(fn == NULL, 0))

@@ -170,10 +170,18 @@ static inline struct tracker *tracker_self(void)
     return tracker_create();
 }
 
-/* Whether threads other than me (NULL: any) hold calls back. */
+/*
+ * Whether threads other than me (NULL: any) hold calls back.  Another
+ * thread that submits my work clears my counted, then takes me out of the
+ * count (update_counted, under my lock): the count is read first, acquire,
+ * so that one without me comes with counted false; one with me and counted
+ * false at most sends the call to look at the others (which it does under
+ * their locks).  counted is read atomically: that thread writes it.
+ */
 static inline bool others_hold_work(const struct tracker *me)
 {
-    return atomic_load_explicit(&pending_trackers, memory_order_relaxed) > (me && me->counted ? 1 : 0);
+    int pending = atomic_load_explicit(&pending_trackers, memory_order_acquire);
+    return pending > (me && __atomic_load_n(&me->counted, __ATOMIC_RELAXED) ? 1 : 0);
 }
 
 /* Tells the watchdog that t added a call to its held-back work: a plain store, only t's thread writes it. */

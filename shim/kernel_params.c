@@ -84,11 +84,13 @@ static bool query_layout(struct kernel_params *layout, CUfunction f)
     layout->function = f;
     layout->count = 0;
     layout->total = 0;
+    uint32_t covered = 0;
     for (unsigned i = 0; i <= KERNEL_PARAMS_MAX; i++) {
         size_t offset = 0, size = 0;
         CUresult err = param_info(f, i, &offset, &size);
         if (err != CUDA_SUCCESS) {
             layout->shape = kernel_shape_of(layout);
+            layout->gapped = covered < layout->total; /* parameters never overlap */
             return err == CUDA_ERROR_INVALID_VALUE; /* past the last parameter; anything else: it cannot tell */
         }
         if (i == KERNEL_PARAMS_MAX)
@@ -96,6 +98,7 @@ static bool query_layout(struct kernel_params *layout, CUfunction f)
         layout->offset[i] = (uint32_t)offset;
         layout->size[i] = (uint32_t)size;
         layout->count = i + 1;
+        covered += (uint32_t)size;
         if (offset + size > layout->total)
             layout->total = (uint32_t)(offset + size);
     }

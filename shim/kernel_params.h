@@ -27,6 +27,7 @@ struct kernel_params {
     unsigned count;
     uint32_t total;                   /* bytes of the packed block */
     unsigned shape;                   /* kernel_shape_of: the fast path's copy by shape, or 0 */
+    bool gapped;                      /* bytes of the block lie between parameters (padding before a pointer) */
     uint32_t offset[KERNEL_PARAMS_MAX];
     uint32_t size[KERNEL_PARAMS_MAX];
 };

@@ -9,7 +9,7 @@
 _Atomic(dlsym_fn) real_dlsym_cached;
 
 /* Finds glibc's dlsym without calling dlsym (ours would answer): by version, newest first. */
-dlsym_fn real_dlsym_find(void)
+DLSYM_UNINSTRUMENTED dlsym_fn real_dlsym_find(void)
 {
     dlsym_fn fn = NULL;
     static const char *const versions[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", "GLIBC_2.0"};

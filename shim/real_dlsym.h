@@ -7,14 +7,21 @@
 
 typedef void *(*dlsym_fn)(void *, const char *);
 
+/*
+ * For the functions the exported dlsym runs through: a sanitizer's runtime
+ * (tools/sanitize-check) calls dlsym while it starts, before instrumented code
+ * can run (ASan's shadow memory is not mapped yet).
+ */
+#define DLSYM_UNINSTRUMENTED __attribute__((no_sanitize("address", "undefined", "thread")))
+
 /* glibc's dlsym once found (real_dlsym_function). */
 extern _Atomic(dlsym_fn) real_dlsym_cached __attribute__((visibility("hidden")));
 
 /* Finds glibc's dlsym by version, newest first, and keeps it; NULL only if it cannot be found. */
-dlsym_fn real_dlsym_find(void);
+DLSYM_UNINSTRUMENTED dlsym_fn real_dlsym_find(void);
 
 /* glibc's dlsym: one load once found (the shim's exported dlsym tail-calls it). */
-static inline dlsym_fn real_dlsym_function(void)
+static inline DLSYM_UNINSTRUMENTED dlsym_fn real_dlsym_function(void)
 {
     dlsym_fn fn = atomic_load_explicit(&real_dlsym_cached, memory_order_acquire);
     return __builtin_expect(fn != NULL, 1) ? fn : real_dlsym_find();

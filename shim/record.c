@@ -53,11 +53,16 @@ bool record_differ_reserve(struct record_list *list, unsigned n)
     return true;
 }
 
-/* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1. */
+/*
+ * Reserves n bytes of arena, 16-byte aligned; returns their offset or -1.
+ * The arena exists once anything is taken, even 0 bytes (a kernel without
+ * parameters): a block's address goes to memcpy, which must not get NULL.
+ */
 static inline long arena_take(struct record_list *list, size_t n)
 {
     size_t offset = align16(list->arena_used);
-    if (__builtin_expect(offset + n > list->arena_capacity, 0) && !arena_grow(list, offset + n))
+    if (__builtin_expect(offset + n > list->arena_capacity || list->arena == NULL, 0) &&
+        !arena_grow(list, offset + n))
         return -1;
     list->arena_used = offset + n;
     return (long)offset;
@@ -230,10 +235,15 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
         long offset = arena_take(list, layout->total);
         if (offset < 0)
             return false;
-        if (packed)
-            memcpy(list->arena + offset, packed, layout->total);
-        else
+        if (packed) {
+            /* Parameter by parameter, as from an array: the program's padding between them may hold anything. */
+            void *from[KERNEL_PARAMS_MAX];
+            for (unsigned i = 0; i < layout->count; i++)
+                from[i] = (unsigned char *)(uintptr_t)packed + layout->offset[i];
+            record_copy_params(list->arena + offset, layout, from);
+        } else {
             record_copy_params(list->arena + offset, layout, call->args);
+        }
         r->layout = layout;
         r->arena_offset = (uint32_t)offset;
         r->call.args = NULL;

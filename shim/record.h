@@ -60,9 +60,17 @@ bool record_differ_reserve(struct record_list *list, unsigned n);
 /* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
 bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
 
-/* Copies a launch's parameters into block, each at its offset in the kernel's parameter layout. */
+/*
+ * Copies a launch's parameters into block, each at its offset in the
+ * kernel's parameter layout, and zeroes the gaps between them: the block
+ * is compared and hashed whole (a graph's instance, its argument set's
+ * key), and the arena's bytes there are another call's.  The fast path
+ * writes into a block made here, the parameters only.
+ */
 static inline void record_copy_params(unsigned char *block, const struct kernel_params *layout, void *const *args)
 {
+    if (layout->gapped)
+        __builtin_memset(block, 0, layout->total);
     for (unsigned i = 0; i < layout->count; i++) {
         /* Most parameters are pointers or 4-byte scalars: copy those without a call. */
         if (layout->size[i] == 8)

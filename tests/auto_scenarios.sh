@@ -14,7 +14,7 @@ LIMIT=
 command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
 # with_shim, under the time limit (timeout runs a program, not with_shim, a shell function).
 limited_shim() {
-    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+    $LIMIT env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
 # NAME: the log line each scenario must show (a fixed string), with every region worth a graph.

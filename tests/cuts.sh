@@ -41,7 +41,7 @@ under_auto() {
     [ $# -gt 0 ] && shift
     counted="REPRISE_STATS=1 REPRISE_TRACE=$WORK/$tag.trace"
     [ -n "${FAST:-}" ] && counted=
-    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_LOG=info $counted \
+    $LIMIT env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_LOG=info $counted \
         "$@" "$prog" $args > "$WORK/$tag.out" 2> "$WORK/$tag.log" ||
         fail "$tag: exited $?"
     cmp -s "$WORK/$reference.out" "$WORK/$tag.out" ||

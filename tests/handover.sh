@@ -27,7 +27,7 @@ grep -q '^calls [0-9]* errors 0 ' "$WORK/plain.out" || fail "without the shim: t
 under_shim() {
     seed=$1 tag=$2
     shift 2
-    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" STANDIN_SEED="$seed" "$@" "$PROG" \
+    $LIMIT env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" STANDIN_SEED="$seed" "$@" "$PROG" \
         > "$WORK/$tag.out" 2> "$WORK/$tag.log" || fail "$tag: exited $?"
     cmp -s "$WORK/plain.out" "$WORK/$tag.out" ||
         { fail "$tag: the output differs from the run without the shim"; diff "$WORK/plain.out" "$WORK/$tag.out" | head >&2; }

@@ -26,7 +26,7 @@ for path in launch sync capture_query copy driver_launch driver_memset driver_sy
     "$PROG" $path > "$WORK/$path.plain" 2>&1 || fail "in_flight $path without the shim exited $?"
     for seed in 1 2 3; do
         rm -f "$WORK/trace" # a trace file is appended to
-        $LIMIT env LD_PRELOAD="$SHIM" REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 \
+        $LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 \
             REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/trace" STANDIN_SEED=$seed "$PROG" $path \
             > "$WORK/out" 2> "$WORK/log" || fail "$path, seed $seed: in_flight under robust exited $?"
         cmp -s "$WORK/$path.plain" "$WORK/out" || fail "$path, seed $seed: robust differs from no shim"

@@ -2,6 +2,10 @@
 # Automake's test driver sets top_builddir and top_srcdir (Makefile.am).
 : "${top_builddir:=.}" "${top_srcdir:=.}"
 SHIM="${REPRISE_TEST_SHIM:-$top_builddir/.libs/libreprise.so}"
+# The shim as LD_PRELOAD names it: in a sanitizer build (configure --enable-asan or --enable-tsan), after the
+# sanitizer's runtime (SANITIZER_PRELOAD, from Makefile.am), which a program not built with it (a shell) must load
+# before libc, and which ASan wants first.
+PRELOAD="${SANITIZER_PRELOAD:+$SANITIZER_PRELOAD:}$SHIM"
 TESTS_BIN="$top_builddir/tests"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/reprise-test.XXXXXX")
 trap 'keep_work; rm -rf "$WORK"' EXIT
@@ -39,7 +43,7 @@ expect_count() {
 
 # Runs a program with the shim preloaded and REPRISE_* from the arguments before --.
 with_shim() {
-    env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+    env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
 # Fuzz tests: runs "sh SCRIPT --worker $WORK SEED..." (SCRIPT LABEL FIRST SEEDS JOBS BATCH: BATCH seeds a
@@ -103,6 +107,13 @@ same_as_gpu() {
 # The reprise command's tests: the command, and expect_error RC ARGS... (reprise ARGS exits RC and says
 # one line, "reprise: error: ...", on stderr).
 REPRISE="$top_builddir/tools/reprise/reprise"
+
+# Runs `reprise run ARGS...`; in a sanitizer build with the sanitizer's runtime appended to LD_PRELOAD, where
+# reprise run leaves it after the shim it puts first: a program not built with the sanitizer (a shell) then
+# still loads it before libc (tests/sanitizer_options.sh lets ASan come second).
+reprise_run() {
+    env LD_PRELOAD="${LD_PRELOAD:-}${SANITIZER_PRELOAD:+${LD_PRELOAD:+:}$SANITIZER_PRELOAD}" "$REPRISE" run "$@"
+}
 expect_error() {
     expected_rc=$1
     shift

@@ -32,7 +32,7 @@ grep -q "^error" "$WORK/plain" && fail "without the shim: $(grep "^error" "$WORK
 for config in "REPRISE_TRIAL=0" ""; do
     differ=
     for seed in $(seq 1 20); do
-        $LIMIT env LD_PRELOAD="$SHIM" $config REPRISE_LOG=debug STANDIN_SEED=$seed "$PROG" \
+        $LIMIT env LD_PRELOAD="$PRELOAD" $config REPRISE_LOG=debug STANDIN_SEED=$seed "$PROG" \
             > "$WORK/out" 2> "$WORK/log" || fail "[$config] seed $seed exited $?"
         cmp -s "$WORK/plain" "$WORK/out" || { differ="$differ $seed"; cp "$WORK/out" "$WORK/differs"; }
     done
@@ -49,7 +49,7 @@ expect_in "$WORK/log" "graph of 22 calls on 4 streams: 4 program events recorded
 # stand-in says what each graph launch runs: the fork/join's 10 kernels alone (its 6 waits are edges, and its
 # 4 records were 4 more nodes).
 "$TESTS_BIN/standin/fork_reuse" fork3 40 > "$WORK/fork3.plain" 2>&1 || fail "fork3 without the shim exited $?"
-$LIMIT env LD_PRELOAD="$SHIM" REPRISE_TRIAL=0 REPRISE_LOG=debug STANDIN_GRAPH_LOG=1 \
+$LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_TRIAL=0 REPRISE_LOG=debug STANDIN_GRAPH_LOG=1 \
     "$TESTS_BIN/standin/fork_reuse" fork3 40 > "$WORK/fork3.out" 2> "$WORK/fork3.log" ||
     fail "fork3 under auto exited $?"
 graphs=$(grep -c '^standin: graph launch' "$WORK/fork3.log")

@@ -33,7 +33,7 @@ for mode in created legacy; do
     for config in "REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0" "REPRISE_TRIAL=0" "REPRISE_TRIAL=1" ""; do
         differ=
         for seed in $(seq 1 25); do
-            $LIMIT env LD_PRELOAD="$SHIM" $config REPRISE_LOG=info STANDIN_SEED=$seed "$PROG" $mode \
+            $LIMIT env LD_PRELOAD="$PRELOAD" $config REPRISE_LOG=info STANDIN_SEED=$seed "$PROG" $mode \
                 > "$WORK/out" 2> "$WORK/log" || fail "$mode [$config] seed $seed exited $?"
             cmp -s "$WORK/$mode.plain" "$WORK/out" || differ="$differ $seed"
         done
@@ -50,7 +50,7 @@ done
 
 # fork3: one event record and no wait around each replay after the first.
 "$PROG" fork3 40 > "$WORK/fork3.plain" 2>&1 || fail "fork3 without the shim exited $?"
-$LIMIT env LD_PRELOAD="$SHIM" REPRISE_TRIAL=0 REPRISE_LOG=debug "$PROG" fork3 40 > "$WORK/fork3.out" \
+$LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_TRIAL=0 REPRISE_LOG=debug "$PROG" fork3 40 > "$WORK/fork3.out" \
     2> "$WORK/fork3.log" || fail "fork3 under auto exited $?"
 cmp -s "$WORK/fork3.plain" "$WORK/fork3.out" || fail "fork3: auto differs from no shim"
 launches=$(grep -c 'joins around a graph launch on 4 streams' "$WORK/fork3.log")

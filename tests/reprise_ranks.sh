@@ -16,11 +16,11 @@ grep -qE '^reprise\[[0-9]+:[0-9]+ rank 1\] info: reprise [0-9.]+ in launch_loop:
     fail "no 'reprise[PID:THREAD rank 1] info:' prefix: $(head -1 "$WORK/r1.log")"
 [ "$(grep -cvE '^reprise\[[0-9]+:[0-9]+ rank 1\] [a-z]+: ' "$WORK/r1.log")" -eq 0 ] ||
     fail "log lines without the rank: $(grep -vE '^reprise\[[0-9]+:[0-9]+ rank 1\] ' "$WORK/r1.log" | head -3)"
-env -u RANK -u LOCAL_RANK -u WORLD_SIZE LD_PRELOAD="$SHIM" REPRISE_LOG=info "$LOOP" > /dev/null 2> "$WORK/none.log"
+env -u RANK -u LOCAL_RANK -u WORLD_SIZE LD_PRELOAD="$PRELOAD" REPRISE_LOG=info "$LOOP" > /dev/null 2> "$WORK/none.log"
 grep -qE '^reprise\[[0-9]+:[0-9]+\] info: reprise ' "$WORK/none.log" || fail "without a rank the prefix changed: $(head -1 "$WORK/none.log")"
 expect_not_in "$WORK/none.log" " rank "
 # LOCAL_RANK alone is the rank; RANK wins over it.
-env -u RANK LD_PRELOAD="$SHIM" LOCAL_RANK=3 REPRISE_LOG=info REPRISE_TRACE="$WORK/l3.trace" "$LOOP" > /dev/null 2> "$WORK/l3.log"
+env -u RANK LD_PRELOAD="$PRELOAD" LOCAL_RANK=3 REPRISE_LOG=info REPRISE_TRACE="$WORK/l3.trace" "$LOOP" > /dev/null 2> "$WORK/l3.log"
 grep -qE '^reprise\[[0-9]+:[0-9]+ rank 3\] info: ' "$WORK/l3.log" || fail "LOCAL_RANK=3 alone is not the rank: $(head -1 "$WORK/l3.log")"
 with_shim RANK=5 LOCAL_RANK=1 REPRISE_LOG=info "$LOOP" > /dev/null 2> "$WORK/r5.log"
 grep -qE '^reprise\[[0-9]+:[0-9]+ rank 5\] info: ' "$WORK/r5.log" || fail "RANK=5 LOCAL_RANK=1 is not rank 5: $(head -1 "$WORK/r5.log")"
@@ -32,7 +32,7 @@ expect_in "$WORK/r1.config" '"rank":1,"local_rank":1,"world_size":2,'
 head -1 "$WORK/l3.trace" > "$WORK/l3.config"
 expect_in "$WORK/l3.config" '"rank":3,"local_rank":3,'
 expect_not_in "$WORK/l3.config" '"world_size"'
-env -u RANK -u LOCAL_RANK -u WORLD_SIZE LD_PRELOAD="$SHIM" REPRISE_TRACE="$WORK/none.trace" "$LOOP" > /dev/null
+env -u RANK -u LOCAL_RANK -u WORLD_SIZE LD_PRELOAD="$PRELOAD" REPRISE_TRACE="$WORK/none.trace" "$LOOP" > /dev/null
 head -1 "$WORK/none.trace" > "$WORK/none.config"
 expect_not_in "$WORK/none.config" '"rank"'
 expect_not_in "$WORK/none.config" '"world_size"'
@@ -58,7 +58,7 @@ for bad in x -1 1x ' 1' '' 99999999999; do
 done
 with_shim RANK=2 LOCAL_RANK=abc "$LOOP" > /dev/null 2> "$WORK/badlocal.log"
 expect_count "$WORK/badlocal.log" "rank 2] warning: LOCAL_RANK=abc is not valid (expected a non-negative integer); ignored" 1
-env -u LOCAL_RANK LD_PRELOAD="$SHIM" RANK=y WORLD_SIZE=z "$LOOP" > /dev/null 2> "$WORK/two.log"
+env -u LOCAL_RANK LD_PRELOAD="$PRELOAD" RANK=y WORLD_SIZE=z "$LOOP" > /dev/null 2> "$WORK/two.log"
 [ "$(grep -c 'is not valid (expected a non-negative integer); ignored' "$WORK/two.log")" -eq 2 ] ||
     fail "RANK=y WORLD_SIZE=z: not two warnings: $(cat "$WORK/two.log")"
 
@@ -66,21 +66,21 @@ env -u LOCAL_RANK LD_PRELOAD="$SHIM" RANK=y WORLD_SIZE=z "$LOOP" > /dev/null 2> 
 with_shim RANK=4 REPRISE_LOG=info REPRISE_TRACE="$WORK/p.%r.trace" REPRISE_LOG_FILE="$WORK/p.%r.log" "$LOOP" > /dev/null
 [ -s "$WORK/p.4.trace" ] || fail "REPRISE_TRACE=p.%r.trace with RANK=4 wrote no p.4.trace: $(ls "$WORK")"
 [ -s "$WORK/p.4.log" ] || fail "REPRISE_LOG_FILE=p.%r.log with RANK=4 wrote no p.4.log: $(ls "$WORK")"
-env -u RANK -u LOCAL_RANK LD_PRELOAD="$SHIM" REPRISE_TRACE="$WORK/q.%r.trace" sh -c "exec $LOOP" > /dev/null
+env -u RANK -u LOCAL_RANK LD_PRELOAD="$PRELOAD" REPRISE_TRACE="$WORK/q.%r.trace" sh -c "exec $LOOP" > /dev/null
 [ "$(ls "$WORK" | grep -cE '^q\.[0-9]+\.trace$')" -eq 1 ] || fail "q.%r.trace without a rank is not q.PID.trace: $(ls "$WORK")"
 
 # reprise run gives each process its own trace and log (.%p), keeps paths that have %p or %r, and the
 # processes a launcher starts inherit the shim: a stand-in for torchrun, two ranks of launch_loop.
-got=$("$REPRISE" run --trace "$WORK/t.trace" --log-file "$WORK/l" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
+got=$(reprise_run --trace "$WORK/t.trace" --log-file "$WORK/l" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
 [ "$got" = "$WORK/t.%p.trace $WORK/l.%p" ] || fail "reprise run --trace t.trace --log-file l set '$got'"
-got=$("$REPRISE" run --trace "$WORK/t.%r.json" --log-file "$WORK/a.d/x.%p.log" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
+got=$(reprise_run --trace "$WORK/t.%r.json" --log-file "$WORK/a.d/x.%p.log" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
 [ "$got" = "$WORK/t.%r.json $WORK/a.d/x.%p.log" ] || fail "reprise run changed paths with %r or %p: '$got'"
-got=$("$REPRISE" run --trace "$WORK/a.d/t" --log-file /dev/stderr -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
+got=$(reprise_run --trace "$WORK/a.d/t" --log-file /dev/stderr -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
 [ "$got" = "$WORK/a.d/t.%p /dev/stderr" ] || fail "reprise run: a dot in a folder or /dev/stderr: '$got'"
-got=$("$REPRISE" run --trace "$WORK/.hidden" --log-file "$WORK/100%%p" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
+got=$(reprise_run --trace "$WORK/.hidden" --log-file "$WORK/100%%p" -- sh -c 'echo "$REPRISE_TRACE $REPRISE_LOG_FILE"' 2> /dev/null)
 [ "$got" = "$WORK/.hidden.%p $WORK/100%%p.%p" ] || fail "reprise run: a dot file or %%p: '$got'"
 mkdir "$WORK/job"
-"$REPRISE" run --trace "$WORK/job/job.trace" -- sh -c "
+reprise_run --trace "$WORK/job/job.trace" -- sh -c "
     env RANK=0 LOCAL_RANK=0 WORLD_SIZE=2 $GRAPH '$LOOP' > /dev/null &
     env RANK=1 LOCAL_RANK=1 WORLD_SIZE=2 $GRAPH REPRISE_MIN_REPEATS=1000 '$LOOP' > /dev/null &
     wait; exit 3"
@@ -144,7 +144,7 @@ awk '$1 == 0 && $3 ~ /^[0-9]+$/ && /differs/ { found = 1 } END { exit found }' "
 # Three ranks, the third in observe mode: it differs in replays, regions and mode; the two others agree.
 for r in 0 1 2; do
     mode=auto; [ "$r" = 2 ] && mode=observe
-    env LD_PRELOAD="$SHIM" RANK=$r WORLD_SIZE=3 REPRISE_MODE=$mode REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 \
+    env LD_PRELOAD="$PRELOAD" RANK=$r WORLD_SIZE=3 REPRISE_MODE=$mode REPRISE_MIN_REGION_CALLS=1 REPRISE_TRIAL=0 \
         REPRISE_TRACE="$WORK/three.$r.trace" "$LOOP" > /dev/null || fail "rank $r of three exited $?"
 done
 "$REPRISE" report "$WORK/three.2.trace" "$WORK/three.0.trace" "$WORK/three.1.trace" > "$WORK/three.report" ||
@@ -160,8 +160,8 @@ expect_in "$WORK/two.report" "the 2 ranks decided alike"
 expect_in "$WORK/two.report" "(world size 3; no trace of rank 2)"
 expect_not_in "$WORK/two.report" "differs"
 # Processes without ranks: labelled by pid, compared all the same.
-env -u RANK -u LOCAL_RANK LD_PRELOAD="$SHIM" $GRAPH REPRISE_TRACE="$WORK/np.a.trace" "$LOOP" > /dev/null
-env -u RANK -u LOCAL_RANK LD_PRELOAD="$SHIM" REPRISE_MODE=observe REPRISE_TRACE="$WORK/np.b.trace" "$LOOP" > /dev/null
+env -u RANK -u LOCAL_RANK LD_PRELOAD="$PRELOAD" $GRAPH REPRISE_TRACE="$WORK/np.a.trace" "$LOOP" > /dev/null
+env -u RANK -u LOCAL_RANK LD_PRELOAD="$PRELOAD" REPRISE_MODE=observe REPRISE_TRACE="$WORK/np.b.trace" "$LOOP" > /dev/null
 "$REPRISE" report "$WORK/np.a.trace" "$WORK/np.b.trace" > "$WORK/np.report" || fail "report of two processes exited $?"
 grep -qE "^process [0-9]+ differs: no region found, while the other processes' regions replay; mode observe$" "$WORK/np.report" ||
     fail "the observing process does not differ: $(cat "$WORK/np.report")"

@@ -17,7 +17,7 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
 "$PROG" > "$WORK/plain" 2>&1 || fail "unhooked_copy without the shim exited $?"
 grep -q '^error' "$WORK/plain" && fail "unhooked_copy fails without the shim: $(grep '^error' "$WORK/plain" | head -1)"
 for seed in 1 2 3; do
-    $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=2 REPRISE_LOG=info \
+    $LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=2 REPRISE_LOG=info \
         REPRISE_STATS=1 STANDIN_SEED=$seed "$PROG" > "$WORK/out" 2> "$WORK/log" ||
         fail "seed $seed: unhooked_copy under auto exited $?"
     cmp -s "$WORK/plain" "$WORK/out" || {
@@ -47,7 +47,7 @@ cmp -s "$top_srcdir/tests/standin/expected/unhooked_copy.capture.out" "$WORK/cap
     diff "$top_srcdir/tests/standin/expected/unhooked_copy.capture.out" "$WORK/capture.plain" | head -6 >&2
 }
 for seed in 1 2 3; do
-    $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+    $LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_MODE=auto REPRISE_TRIAL=0 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
         "$PROG" capture > "$WORK/capture.out" 2> "$WORK/capture.log" || fail "seed $seed: unhooked_copy capture under auto exited $?"
     cmp -s "$WORK/capture.plain" "$WORK/capture.out" || {
         fail "seed $seed: unhooked_copy capture under auto differs from no shim"
@@ -65,7 +65,7 @@ echo "unhooked_copy capture: the program's captures after replays the same as wi
 "$PROG" errors > "$WORK/errors.plain" 2>&1 || fail "unhooked_copy errors without the shim exited $?"
 expect_in "$WORK/errors.plain" "cudaErrorInvalidDevice, then cudaErrorInvalidValue; cudaGetLastError cudaErrorInvalidValue"
 for seed in 1 2 3; do
-    $LIMIT env LD_PRELOAD="$SHIM" REPRISE_MODE=auto REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=2 REPRISE_LOG=info \
+    $LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_MODE=auto REPRISE_REPLAY=robust REPRISE_MIN_REGION_CALLS=2 REPRISE_LOG=info \
         STANDIN_SEED=$seed "$PROG" errors > "$WORK/errors.out" 2> "$WORK/errors.log" ||
         fail "seed $seed: unhooked_copy errors under auto exited $?"
     cmp -s "$WORK/errors.plain" "$WORK/errors.out" || {

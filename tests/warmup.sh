@@ -12,7 +12,7 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
 run_loop() {
     LAUNCH_LOOP_ITERS=$1 $LIMIT "$SCEN/launch_loop" > "$WORK/plain.$1.out" || fail "launch_loop $1 exited $?"
     LAUNCH_LOOP_ITERS=$1 REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=3 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/$1.trace" \
-        $LIMIT env LD_PRELOAD="$SHIM" "$SCEN/launch_loop" > "$WORK/auto.$1.out" 2> "$WORK/auto.$1.log" ||
+        $LIMIT env LD_PRELOAD="$PRELOAD" "$SCEN/launch_loop" > "$WORK/auto.$1.out" 2> "$WORK/auto.$1.log" ||
         fail "launch_loop $1 under auto exited $?"
     cmp -s "$WORK/plain.$1.out" "$WORK/auto.$1.out" || fail "launch_loop $1: auto printed something else"
 }
@@ -36,7 +36,7 @@ expect_in "$WORK/auto.6.log" "graphs: 1 built, 1 replayed at least once, 0 evict
 
 # REPRISE_RECORDINGS=1 builds at the first recording, as before: three sightings, one graph never replayed.
 LAUNCH_LOOP_ITERS=4 REPRISE_RECORDINGS=1 REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=3 REPRISE_LOG=info \
-    REPRISE_TRACE="$WORK/once.trace" $LIMIT env LD_PRELOAD="$SHIM" "$SCEN/launch_loop" > /dev/null 2>&1 ||
+    REPRISE_TRACE="$WORK/once.trace" $LIMIT env LD_PRELOAD="$PRELOAD" "$SCEN/launch_loop" > /dev/null 2>&1 ||
     fail "launch_loop with REPRISE_RECORDINGS=1 exited $?"
 [ "$(summary_field "$WORK/once.trace" built)" = 1 ] || fail "REPRISE_RECORDINGS=1: no graph built at the first recording"
 finish

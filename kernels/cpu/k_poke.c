@@ -15,6 +15,7 @@ void k_poke(int *p, int v)
         standin_fault(cudaErrorIllegalAddress);
         return;
     }
-    *p = v;
+    /* Atomic: the host may spin on it with no call (mapped memory) while this thread, the device, runs. */
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 CPU_KERNEL_2(k_poke, int *, int)

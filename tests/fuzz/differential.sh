@@ -53,7 +53,8 @@ if [ "$1" = "--worker" ]; then
     # A run that hangs (a deadlock) fails its seed, not the whole test.
     limit=
     command -v timeout > /dev/null && limit="timeout 60"
-    shim="$top_builddir/.libs/libreprise.so"
+    # After the sanitizer's runtime in a sanitizer build (tests/lib.sh's PRELOAD).
+    shim="${SANITIZER_PRELOAD:+$SANITIZER_PRELOAD:}$top_builddir/.libs/libreprise.so"
     for seed in "$@"; do
         a=$((seed % 7 + 1))
         b=$((a % 7 + 1))

@@ -889,14 +889,14 @@ static void mapped_spin(const struct op *o, int it, int index, cudaStream_t s)
           "k_poke (mapped spin)", 0);
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    for (unsigned long spins = 0; spin_flags[o->slot] != value; spins++) {
+    for (unsigned long spins = 0; __atomic_load_n(&spin_flags[o->slot], __ATOMIC_ACQUIRE) != value; spins++) {
         sched_yield(); /* a polite spin: on a loaded machine the device (the stand-in's thread) gets the core */
         if (spins % 256 != 0)
             continue;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec - start.tv_sec > SPIN_LIMIT_S) {
             printf("iteration %d op %d: the mapped flag is %d after %d s, expected %d: held-back work never ran\n", it,
-                   index, spin_flags[o->slot], SPIN_LIMIT_S, value);
+                   index, __atomic_load_n(&spin_flags[o->slot], __ATOMIC_ACQUIRE), SPIN_LIMIT_S, value);
             exit(3);
         }
     }

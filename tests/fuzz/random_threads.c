@@ -1414,12 +1414,12 @@ static void run_stress_op(struct worker *w, const struct op *o, int it, int inde
         cudaError_t e = door_launch(DOOR(0), (const void *)k_poke, one, one, args, 0, s, o->via);
         check(w, e, it, index, "k_poke (mapped spin)");
         time_t start = time(NULL);
-        while (spin_flags[slot] != value) {
+        while (__atomic_load_n(&spin_flags[slot], __ATOMIC_ACQUIRE) != value) {
             sched_yield(); /* a polite spin: on a loaded machine the device (the stand-in's thread) gets the core */
             if (time(NULL) - start > SPIN_LIMIT_S) {
                 printf("thread %d iteration %d op %d: the mapped flag is %d after %d s, expected %d: held-back work "
                        "never ran\n",
-                       t, it, index, spin_flags[slot], SPIN_LIMIT_S, value);
+                       t, it, index, __atomic_load_n(&spin_flags[slot], __ATOMIC_ACQUIRE), SPIN_LIMIT_S, value);
                 exit(3);
             }
         }

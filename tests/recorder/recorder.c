@@ -5,6 +5,7 @@
 #include "hooks.h"
 #include "recorder.h"
 
+/* Atomics: tests/test_threads calls it from several threads at once (the forwarding test, from one). */
 static int last_id = -1;
 static unsigned long long last_hash;
 static unsigned long long calls[HOOK_COUNT];
@@ -14,9 +15,9 @@ static unsigned long long calls[HOOK_COUNT];
     {                                                                                                       \
         unsigned long long h = FNV_SEED;                                                                    \
         FOR_EACH_IF_ANY(args, HASH_ARG, args)                                                               \
-        last_id = HOOK_ID_##name;                                                                           \
-        last_hash = h;                                                                                      \
-        calls[HOOK_ID_##name]++;                                                                            \
+        __atomic_store_n(&last_id, HOOK_ID_##name, __ATOMIC_RELAXED);                                       \
+        __atomic_store_n(&last_hash, h, __ATOMIC_RELAXED);                                                  \
+        __atomic_fetch_add(&calls[HOOK_ID_##name], 1, __ATOMIC_RELAXED);                                    \
         return recorder_result(HOOK_ID_##name);                                                             \
     }
 #include "hooks.def"
@@ -25,12 +26,12 @@ static unsigned long long calls[HOOK_COUNT];
 /* The last call recorded: its hook id and argument hash. */
 int recorder_last(unsigned long long *hash)
 {
-    *hash = last_hash;
-    return last_id;
+    *hash = __atomic_load_n(&last_hash, __ATOMIC_RELAXED);
+    return __atomic_load_n(&last_id, __ATOMIC_RELAXED);
 }
 
 /* How many times the recorder's function for id ran. */
 unsigned long long recorder_calls(int id)
 {
-    return calls[id];
+    return __atomic_load_n(&calls[id], __ATOMIC_RELAXED);
 }

@@ -27,11 +27,11 @@ static double now_s(void)
 }
 
 /* Spins, with no CUDA call, until *flag == want; false after TIMEOUT_S seconds. */
-static bool wait_for_flag(volatile const int *flag, int want)
+static bool wait_for_flag(const int *flag, int want)
 {
     double start = now_s();
     for (unsigned long spins = 0;; spins++) {
-        if (*flag == want)
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == want)
             return true;
         if (spins % 4096 == 0 && now_s() - start > TIMEOUT_S)
             return false;
@@ -58,10 +58,10 @@ int main(void)
         k_poke_on(flag_dev, it, s);
         if (!wait_for_flag(flag, it)) {
             printf("error: iteration %d: the flag is still %d after %d s of waiting for %d\n", it,
-                   *(volatile int *)flag, TIMEOUT_S, it);
+                   __atomic_load_n(flag, __ATOMIC_ACQUIRE), TIMEOUT_S, it);
             exit(3);
         }
-        flag_sum += (unsigned long)*(volatile int *)flag;
+        flag_sum += (unsigned long)__atomic_load_n(flag, __ATOMIC_ACQUIRE);
         CK(cudaStreamSynchronize(s));
     }
     printf("flags seen: %d, sum %lu\n", ITERS, flag_sum);

@@ -71,12 +71,12 @@ int main(int argc, char **argv)
     for (int it = 0; it < iters; it++) {
         for (int j = 0; j < calls; j++) {
             if (j == calls - 1)
-                early[it] = *(volatile int *)flag == it ? 'y' : '.';
+                early[it] = __atomic_load_n(flag, __ATOMIC_ACQUIRE) == it ? 'y' : '.';
             launch(j, it, x, y, flag_dev, s);
             host_work(host_us);
         }
         CK(cudaStreamSynchronize(s));
-        flag_sum += (unsigned long)*(volatile int *)flag;
+        flag_sum += (unsigned long)__atomic_load_n(flag, __ATOMIC_ACQUIRE);
     }
     fprintf(stderr, "slow_host: flag before the last launch: %s\n", early);
     free(early);

@@ -20,7 +20,7 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
 under_auto() {
     tag=$1
     shift
-    $LIMIT env LD_PRELOAD="$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 \
+    $LIMIT env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_MIN_REGION_CALLS=1 \
         REPRISE_TRIAL=0 REPRISE_RECORDINGS=1 REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRACE="$WORK/$tag.trace" "$@" "${PROGRAM:-$PROG}" \
         > "$WORK/$tag.out" 2> "$WORK/$tag.log" || fail "$tag: exited $?"
     cmp -s "$WORK/${REFERENCE:-plain}.out" "$WORK/$tag.out" ||
@@ -74,7 +74,7 @@ under_auto two REPRISE_GRAPH_INSTANCES=2
 expect_in "$WORK/two.log" "executable instance 2 of at most 2 made"
 expect_not_in "$WORK/two.log" "executable instance 3"
 # The default policy (short regions pass through, graphs on trial): the same results.
-$LIMIT env LD_PRELOAD="$SHIM" "$PROG" > "$WORK/default.out" 2> /dev/null || fail "default auto exited $?"
+$LIMIT env LD_PRELOAD="$PRELOAD" "$PROG" > "$WORK/default.out" 2> /dev/null || fail "default auto exited $?"
 cmp -s "$WORK/plain.out" "$WORK/default.out" || fail "default auto mode's output differs"
 
 # Sets that never recur (a scalar changes every iteration) cost no instantiation.

@@ -149,6 +149,14 @@ tests_scenarios_rotating_args_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_rotating_args_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/arg_sets.sh
 EXTRA_DIST += tests/standin/arg_sets.sh
+## Gaps between a kernel's parameters (issue 24, item 5): the same arguments every iteration, other bytes where
+## the gap is; tests/standin/param_gaps.sh requires replays that patch nothing (stand-in only: no GPU twin yet).
+check_PROGRAMS += tests/scenarios/param_gaps
+tests_scenarios_param_gaps_SOURCES = tests/scenarios/param_gaps.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_param_gaps_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_param_gaps_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/param_gaps.sh
+EXTRA_DIST += tests/standin/param_gaps.sh
 tests_scenarios_two_threads_SOURCES = tests/scenarios/two_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_two_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_two_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)

@@ -358,7 +358,8 @@ static int report_job(char **paths, size_t n, double launch_us, const char *chro
                     m->calls += foreign->items[f]->number;
             }
         }
-        qsort(t->regions, t->region_count, sizeof *t->regions, region_order);
+        if (t->region_count > 0) /* a trace without regions has none allocated: qsort must not get NULL */
+            qsort(t->regions, t->region_count, sizeof *t->regions, region_order);
         for (size_t i = 0; i < t->region_count; i++) {
             const struct region_info *r = &t->regions[i];
             struct member *m = member_of(&ms, &count, k, paths[k], r->pid);
@@ -371,7 +372,8 @@ static int report_job(char **paths, size_t n, double launch_us, const char *chro
                 m->fallbacks += r->fallbacks[f].count;
         }
     }
-    qsort(ms, count, sizeof *ms, member_order);
+    if (count > 0) /* likewise, traces without a config or exit event */
+        qsort(ms, count, sizeof *ms, member_order);
     size_t ranks = 0;
     long world = -1;
     for (size_t i = 0; i < count; i++) {
