@@ -9,6 +9,7 @@
 
 GPU_APP_FILES = \
 	kernels/apps/common.h \
+	kernels/apps/library_check.h \
 	kernels/apps/launch_loop.cu \
 	kernels/apps/launch_api.cu \
 	kernels/apps/two_streams.cu \
@@ -100,7 +101,7 @@ kernels/apps/bench_suite.gpu: $(srcdir)/kernels/apps/bench_suite.cu $(srcdir)/ke
 ## Issue 12's two programs: the host spinning on mapped memory, and a CG solver on cuBLAS and cuSPARSE.
 kernels/apps/host_flag_wait.gpu: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu
-kernels/apps/cg_blas.gpu: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/cg_blas.gpu: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse
 
 ## Runtime functions the shim does not hook, between a loop's launches.
@@ -125,14 +126,14 @@ kernels/apps/bench_suite.static: $(srcdir)/kernels/apps/bench_suite.cu $(srcdir)
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/bench_suite.cu && $(static_runtime_check)
 kernels/apps/host_flag_wait.static: $(srcdir)/kernels/apps/host_flag_wait.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/host_flag_wait.cu && $(static_runtime_check)
-kernels/apps/cg_blas.static: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/cg_blas.static: $(srcdir)/kernels/apps/cg_blas.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/cg_blas.cu -lcublas -lcusparse && $(static_runtime_check)
 
 ## The zoo's own programs (tests/gpu/zoo.sh): a preconditioned CG on cuBLAS and cuSPARSE (ILU(0), SpSV, SpMV,
 ## cudaDeviceReset at the end) and a loop of cuBLASLt GEMMs; each built both ways, as cg_blas is.
-kernels/apps/pcg_ilu.gpu: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/pcg_ilu.gpu: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse
-kernels/apps/pcg_ilu.static: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/pcg_ilu.static: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse && $(static_runtime_check)
 kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt

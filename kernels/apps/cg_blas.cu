@@ -50,31 +50,8 @@
 /* The device scalars, indices into one array. */
 enum { S_RR, S_PQ, S_RR_NEW, S_ALPHA, S_NALPHA, S_BETA, S_ONE, S_ZERO, S_STEPS, S_COUNT };
 
-static int iteration = -1; /* -1: setting up; for the messages */
-
-static void check_cublas(cublasStatus_t status, const char *name, int line)
-{
-    if (status == CUBLAS_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "cg_blas: ERROR: %s failed (%s) at %s %d, cg_blas.cu:%d\n", name, cublasGetStatusName(status),
-            iteration < 0 ? "setup, iteration" : "iteration", iteration, line);
-    fflush(stdout);
-    exit(1);
-}
-
-static void check_cusparse(cusparseStatus_t status, const char *name, int line)
-{
-    if (status == CUSPARSE_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "cg_blas: ERROR: %s failed (%s) at %s %d, cg_blas.cu:%d\n", name, cusparseGetErrorName(status),
-            iteration < 0 ? "setup, iteration" : "iteration", iteration, line);
-    fflush(stdout);
-    exit(1);
-}
-
-/* BLAS(cublasSdot, (handle, ...)): calls it and checks its status, naming it. */
-#define BLAS(fn, args) check_cublas(fn args, #fn, __LINE__)
-#define SPARSE(fn, args) check_cusparse(fn args, #fn, __LINE__)
+#define PROGRAM_NAME "cg_blas"
+#include "library_check.h"
 
 /* The program's own one-thread kernels: five an iteration, as a solver's scalar steps often are (a region
    of the program's own launches shorter than REPRISE_MIN_REGION_CALLS would not be graphed at all). */

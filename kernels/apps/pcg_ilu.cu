@@ -56,30 +56,8 @@
 #define PCG_ITERS 60
 #define PCG_PRINT_EVERY 5
 
-static int iteration = -1; /* -1: setting up; for the messages */
-
-static void check_cublas(cublasStatus_t status, const char *name, int line)
-{
-    if (status == CUBLAS_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "pcg_ilu: ERROR: %s failed (%s) at %s %d, pcg_ilu.cu:%d\n", name, cublasGetStatusName(status),
-            iteration < 0 ? "setup, iteration" : "iteration", iteration, line);
-    fflush(stdout);
-    exit(1);
-}
-
-static void check_cusparse(cusparseStatus_t status, const char *name, int line)
-{
-    if (status == CUSPARSE_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "pcg_ilu: ERROR: %s failed (%s) at %s %d, pcg_ilu.cu:%d\n", name, cusparseGetErrorName(status),
-            iteration < 0 ? "setup, iteration" : "iteration", iteration, line);
-    fflush(stdout);
-    exit(1);
-}
-
-#define BLAS(fn, args) check_cublas(fn args, #fn, __LINE__)
-#define SPARSE(fn, args) check_cusparse(fn args, #fn, __LINE__)
+#define PROGRAM_NAME "pcg_ilu"
+#include "library_check.h"
 
 /* The program's own kernel: one thread records this iteration's step length. */
 __global__ void k_record(double *hist, int it, double alpha)
