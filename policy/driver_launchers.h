@@ -12,7 +12,7 @@
  * Communication libraries: their kernels wait for each other through host
  * memory and proxy threads, and their work descriptors change every call,
  * so a graph replaying recorded launches would run stale work.  Their
- * driver calls are never held back (shim/caller.c tells them by the
+ * driver calls are never held back (shim/driver_door/caller.c tells them by the
  * calling object).
  */
 #define COMMUNICATION_LIBRARIES "libnccl", "librccl", "libnvshmem", "libmscclpp", "libuccl"

@@ -6,7 +6,7 @@
 
 /*
  * Shell patterns for the driver's work families, by name: a library handed
- * one of these that shim/driver_hooks.def has no wrapper for (a version the
+ * one of these that shim/base/driver_hooks.def has no wrapper for (a version the
  * table does not know yet) could submit work the shim does not see.
  */
 #define DRIVER_WORK_PATTERNS                                                                                     \

@@ -29,7 +29,7 @@ command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 
 # Runs program $3 (then its arguments up to --) under auto as run $1 with the REPRISE_* and STANDIN_* settings
 # after --; $WORK/$1.out, .log (info, with the exit summary), .trace.  The output must be $WORK/$2.out's.
-# With FAST set, no summary and no trace: the front doors' fast path (shim/engine_fast.h) is taken only then.
+# With FAST set, no summary and no trace: the front doors' fast path (shim/engine/engine_fast.h) is taken only then.
 under_auto() {
     tag=$1 reference=$2 prog=$3
     shift 3

@@ -1,6 +1,6 @@
 /*
  * tests/fast_path.c: what the fast path of a held-back launch
- * (shim/engine_fast.h) must leave to the engine, on the CPU stand-in;
+ * (shim/engine/engine_fast.h) must leave to the engine, on the CPU stand-in;
  * tests/fast_path.sh runs it with and without the shim and compares.
  *
  *     fast_path shapes    two regions that begin alike, and now and then an

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fast path of a held-back launch (shim/engine_fast.h) takes only what
+# The fast path of a held-back launch (shim/engine/engine_fast.h) takes only what
 # the engine would hold back the same way.  tests/fast_path prints the same
 # without the shim and under auto:
 #   shapes   two regions that begin with the same launch, and now and then

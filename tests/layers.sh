@@ -1,14 +1,18 @@
 #!/bin/sh
 # Dependencies run one way: every `#include "..."` of shim/ and policy/ names a header of
-# the including file's own layer or of a lower one, as tools/layers.txt assigns them; the two
-# front doors (same rank) do not include each other.  Needs no build: it reads the sources.
+# the including file's own layer or of a lower one, as tools/layers.txt assigns them to the
+# shim's folders, and every call from one of the shim's objects to a function another
+# defines goes to a file of its own layer or of a lower one; the two front doors (same rank)
+# reach neither each other's headers nor each other's functions.  The includes are read
+# from the sources; the calls from the built objects (nm), which make check has built.
 . "${top_srcdir:-.}/tests/lib.sh"
 table="$top_srcdir/tools/layers.txt"
 [ -f "$table" ] || { fail "no layer table: $table"; finish; }
 
 # "rank LAYER" rows and "PATTERN LAYER" rows, comments cut.
 ranks=$(sed 's/#.*//' "$table" | awk '$1 == "rank" && NF >= 3 { print $3, $2 }')
-rows=$(sed 's/#.*//' "$table" | awk '$1 != "rank" && NF >= 2 { print $1, $2 }')
+rows=$(sed 's/#.*//' "$table" | awk '$1 != "rank" && $1 != "upcall" && NF >= 2 { print $1, $2 }')
+upcalls=" $(sed 's/#.*//' "$table" | awk '$1 == "upcall" { printf "%s ", $2 }')"
 
 # The layer of file $1 (a path from the top), from the first row whose pattern matches it; "" if none.
 layer_of() {
@@ -30,23 +34,27 @@ done
 
 cd "$top_srcdir" || exit 1
 checked=0
-for file in shim/* policy/*; do
+for file in shim/* shim/*/* policy/*; do
     [ -f "$file" ] || continue
     # Sources only: a build in the source tree (./configure && make, as CI does) leaves objects beside them.
     case "$file" in
     *.c | *.h | *.def | *.in) ;;
     *) continue ;;
     esac
+    case "$file" in
+    shim/*/*) ;;
+    shim/*) fail "$file is in no folder of shim/: each folder is a layer (tools/layers.txt)"; continue ;;
+    esac
     layer=$(layer_of "$file")
     if [ -z "$layer" ]; then
-        fail "$file is in no layer: give it a row in tools/layers.txt"
+        fail "$file is in no layer: give its folder a row in tools/layers.txt"
         continue
     fi
     rank=$(rank_of "$layer")
     for name in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file"); do
-        # Found as the compiler finds it: beside the file, then in shim/ and policy/ (-I), else by name.
+        # Found as the compiler finds it: beside the file, then in the shim's folders and policy/ (-I), else by name.
         target=$name
-        for dir in "$(dirname "$file")" shim policy; do
+        for dir in "$(dirname "$file")" shim/* policy; do
             [ -f "$dir/$name" ] && { target="$dir/$name"; break; }
         done
         target_layer=$(layer_of "$target")
@@ -64,4 +72,40 @@ for file in shim/* policy/*; do
 done
 [ "$checked" -gt 0 ] || fail "no include was found to check under $top_srcdir"
 echo "$checked includes checked against tools/layers.txt"
+
+# The calls: each source's object (libtool's, under the build tree), its global definitions
+# ("SYMBOL FILE" in defs) and the symbols it uses ("FILE SYMBOL" in uses).
+: > "$WORK/defs"
+: > "$WORK/uses"
+objects=0
+for file in shim/*/*.c policy/*.c; do
+    dir=$(dirname "$file")
+    base=$(basename "$file" .c)
+    object=$(ls "$top_builddir/$dir/.libs/$base.o" "$top_builddir/$dir/.libs/"*"-$base.o" "$top_builddir/$dir/$base.o" \
+        2> /dev/null | head -1)
+    [ -n "$object" ] || continue
+    objects=$((objects + 1))
+    nm -P --defined-only "$object" | awk -v f="$file" '$2 ~ /^[TDBRV]$/ { print $1, f }' >> "$WORK/defs"
+    nm -P --undefined-only "$object" | awk -v f="$file" '{ print f, $1 }' >> "$WORK/uses"
+done
+[ "$objects" -gt 40 ] || fail "only $objects of the shim's objects found under $top_builddir: build it first"
+sort -u "$WORK/defs" > "$WORK/defs.sorted"
+calls=0
+# "CALLER CALLEE SYMBOL" for every use of a symbol another file of the shim defines.
+sort -k2 "$WORK/uses" | join -1 2 -2 1 -o 1.1,2.2,1.2 - "$WORK/defs.sorted" | sort -u > "$WORK/calls"
+while read -r caller callee symbol; do
+    [ "$caller" = "$callee" ] && continue
+    case "$upcalls" in *" $symbol "*) continue ;; esac
+    from=$(layer_of "$caller")
+    to=$(layer_of "$callee")
+    calls=$((calls + 1))
+    [ "$from" = "$to" ] && continue
+    if [ "$(rank_of "$to")" -gt "$(rank_of "$from")" ]; then
+        fail "$caller ($from) calls $symbol of $callee ($to): a higher layer"
+    elif [ "$(rank_of "$to")" -eq "$(rank_of "$from")" ]; then
+        fail "$caller ($from) calls $symbol of $callee ($to): another front door's own"
+    fi
+done < "$WORK/calls"
+[ "$calls" -gt 100 ] || fail "only $calls calls between the shim's files were found"
+echo "$calls calls between files checked against tools/layers.txt"
 finish

@@ -135,7 +135,7 @@ tests_scenarios_handover_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/handover.sh
 EXTRA_DIST += tests/handover.sh
 
-## The fast path of a held-back launch (shim/engine_fast.h): what it must
+## The fast path of a held-back launch (shim/engine/engine_fast.h): what it must
 ## leave to the engine (another region's record slot, another thread's
 ## held-back work, a sync-free loop's cut), on the stand-in.
 check_PROGRAMS += tests/fast_path

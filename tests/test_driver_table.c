@@ -1,4 +1,4 @@
-/* Unit test of the driver table (shim/driver_hooks.def) and the work families (policy/driver_work.c). */
+/* Unit test of the driver table (shim/base/driver_hooks.def) and the work families (policy/driver_work.c). */
 #include "config.h"
 
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A runtime function the shim does not hook, whose work the runtime makes
-# through the driver (shim/driver.c, RUNTIME_UNHOOKED_CALL):
+# through the driver (shim/driver_door/driver.c, RUNTIME_UNHOOKED_CALL):
 # tests/scenarios/unhooked_copy puts a cudaMemcpyBatchAsync between the
 # launches of its loop.  Under auto the output is the same as without the
 # shim for 3 scheduler seeds, and the copy ends the held-back calls before

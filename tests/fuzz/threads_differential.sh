@@ -37,7 +37,7 @@
 # path serve one host thread (another thread's call ended a capture, and
 # its owner began the next one before that call went on:
 # cudaErrorStreamCaptureImplicit or ...Unsupported) is caught by the
-# robust run: with in_flight_meets (shim/engine_in_flight.c) finding no
+# robust run: with in_flight_meets (shim/engine/engine_in_flight.c) finding no
 # call in flight, 35 of the first 300 seeds differ.
 #
 # The driver door (random_threads.c, tests/fuzz/fuzz_door.h): in most seeds

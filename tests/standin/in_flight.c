@@ -13,7 +13,7 @@
  * the legacy stream (legacy), a device sync (device_sync); then it waits
  * on the host until thread 1 is done, making no CUDA call.  Thread 1 then runs ITERS
  * iterations of five kernels on s and a sync.  Each of thread 2's calls is
- * marked in flight while it is forwarded (shim/engine_in_flight.c): a mark
+ * marked in flight while it is forwarded (shim/engine/engine_in_flight.c): a mark
  * left up after its call returned would keep every robust-path capture of
  * s from beginning, and thread 1's region would never be re-captured.
  * Prints the buffers' values (the same with and without the shim).

@@ -1,6 +1,6 @@
 /*
  * A small tolerant JSON reader of our own: the shim's trace lines are flat
- * objects with a few nested objects and arrays (shim/trace.c writes them),
+ * objects with a few nested objects and arrays (shim/diagnostics/trace.c writes them),
  * so a recursive-descent parser into a tree is all that is needed.  It
  * accepts standard JSON; \u escapes outside ASCII become '?'.
  */

@@ -18,14 +18,14 @@
  * Libraries reach the driver three ways, and each is seen:
  *  - dlopen("libcuda.so.1") + dlsym(h, "cuGetProcAddress_v2"), then every
  *    entry point from cuGetProcAddress (cuBLAS, cuDNN, the runtime): the
- *    shim's dlsym and cuGetProcAddress hand out its wrappers (shim/driver.c);
+ *    shim's dlsym and cuGetProcAddress hand out its wrappers (shim/driver_door/driver.c);
  *  - dlsym(h, "cuLaunchKernel"): the same;
  *  - linking libcuda (DT_NEEDED): the preloaded shim comes first in the
  *    global scope, so their PLT binds to its exported wrappers.
  * So a loaded cuBLAS no longer stops graphs.  What is not seen, and what
  * this answers true for:
  *  - a work entry point handed out that driver_hooks.def has no wrapper for
- *    (a version it does not know): remembered by shim/driver.c;
+ *    (a version it does not know): remembered by shim/driver_door/driver.c;
  *  - an object linking libcuda that imports such a function: its PLT binds
  *    straight to libcuda (found by reading its relocations);
  *  - another object's dlsym before the shim's in the global scope (another

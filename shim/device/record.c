@@ -130,7 +130,7 @@ uint32_t launch_attrs_hash(const struct call *launch)
     return h ? h : 1;
 }
 
-/* Copies the fields of a call that its kind fills (shim/call.h): the whole struct is three times larger. */
+/* Copies the fields of a call that its kind fills (shim/base/call.h): the whole struct is three times larger. */
 static inline void copy_call(struct call *to, const struct call *from)
 {
     to->api = from->api;

@@ -28,7 +28,7 @@ const char *runtime_error_name(cudaError_t error);
  * and the shim's own (REAL_CALL, RT_CALL).  The runtime's driver calls made
  * while it is 0 come from a runtime function the shim does not hook (an
  * array copy, a batch copy, a prefetch): work the engine has not seen,
- * taken as a boundary (shim/driver.c).
+ * taken as a boundary (shim/driver_door/driver.c).
  */
 extern __thread unsigned runtime_calls_known __attribute__((tls_model("initial-exec")));
 

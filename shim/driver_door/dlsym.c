@@ -31,7 +31,7 @@ bool dlsym_interposed(char *who, unsigned who_len)
  * address, resolves RTLD_NEXT relative to the program's object and not to
  * the shim (hence the optimize attribute: a call at -O0 would not be a
  * jump).  A driver name is looked up, then swapped for the shim's wrapper
- * if what was found is libcuda's function (shim/driver.c).  Nothing here
+ * if what was found is libcuda's function (shim/driver_door/driver.c).  Nothing here
  * needs the shim initialised: it runs from other libraries' constructors,
  * and from a sanitizer's runtime as it starts (hence uninstrumented).
  */

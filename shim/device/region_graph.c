@@ -15,7 +15,7 @@
 #include "stream_order.h"
 
 /*
- * Everything here goes through libcuda (shim/libcuda.h): a program built
+ * Everything here goes through libcuda (shim/device/libcuda.h): a program built
  * with the static runtime has no runtime the shim could call, and a
  * driver call leaves the runtime's last error alone.  A recorded call is
  * the same node whichever door it came by; a runtime launch's kernel is

@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
 /*
  * The wrappers: who called?  The interposed runtime (its calls are the
  * implementation of runtime calls the shim saw) and the shim go straight
- * through; anything else is foreign work (shim/foreign.c).  A setting
+ * through; anything else is foreign work (shim/driver_door/foreign.c).  A setting
  * changed (SETTING kind) is a boundary whoever calls it, since the runtime
  * calls that lead to it are not hooked; the shim's own are not
  * (in_engine).  Off mode only forwards.  The result is the driver's,
@@ -145,7 +145,7 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
         return driver_missing(DRIVER_ID_##name)
 /*
  * The runtime's own driver call on a stream that owes a graph's wait
- * (shim/owed_waits.h) makes it first: the hooked runtime calls settled
+ * (shim/device/owed_waits.h) makes it first: the hooked runtime calls settled
  * already (a relaxed load more), but the runtime's functions the shim does
  * not hook (array copies, external semaphores...) reach the GPU only
  * here.  A call without a stream (0) is left: device-wide, or the legacy
@@ -228,7 +228,7 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
  * call would be (the DRIVER_FIELDS_* below; false: this one cannot be a
  * node, and it is foreign work like any other) and held back or passed on.
  * Observe mode counts it and times it, as it times the waits (SYNC), for
- * the exit summary's ceiling (shim/observe.c).
+ * the exit summary's ceiling (shim/diagnostics/observe.c).
  */
 #define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
     static __attribute__((noinline)) CUresult name##_door params                                          \
