@@ -107,13 +107,6 @@ same_as_gpu() {
 # The reprise command's tests: the command, and expect_error RC ARGS... (reprise ARGS exits RC and says
 # one line, "reprise: error: ...", on stderr).
 REPRISE="$top_builddir/tools/reprise/reprise"
-
-# Runs `reprise run ARGS...`; in a sanitizer build with the sanitizer's runtime appended to LD_PRELOAD, where
-# reprise run leaves it after the shim it puts first: a program not built with the sanitizer (a shell) then
-# still loads it before libc (tests/sanitizer_options.sh lets ASan come second).
-reprise_run() {
-    env LD_PRELOAD="${LD_PRELOAD:-}${SANITIZER_PRELOAD:+${LD_PRELOAD:+:}$SANITIZER_PRELOAD}" "$REPRISE" run "$@"
-}
 expect_error() {
     expected_rc=$1
     shift
@@ -122,6 +115,13 @@ expect_error() {
     [ "$rc" -eq "$expected_rc" ] || fail "reprise $*: exit status $rc, expected $expected_rc"
     [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] || fail "reprise $*: not one line on stderr"
     expect_in "$WORK/bad.err" "reprise: error: "
+}
+
+# Runs `reprise run ARGS...`; in a sanitizer build with the sanitizer's runtime appended to LD_PRELOAD, where
+# reprise run leaves it after the shim it puts first: a program not built with the sanitizer (a shell) then
+# still loads it before libc (tests/sanitizer_options.sh lets ASan come second).
+reprise_run() {
+    env LD_PRELOAD="${LD_PRELOAD:-}${SANITIZER_PRELOAD:+${LD_PRELOAD:+:}$SANITIZER_PRELOAD}" "$REPRISE" run "$@"
 }
 
 # Skips the test (exit 77: a GPU test without a GPU, or without what it needs), saying why.

@@ -17,7 +17,7 @@ reprise_run -- sh -c 'exit 0' < /dev/null || fail "a program without options did
 
 # LD_PRELOAD: the shim first, what was there kept (in a sanitizer build, the runtime reprise_run adds).
 other="$top_builddir/tests/.libs/libcudart_recorder.so${SANITIZER_PRELOAD:+:$SANITIZER_PRELOAD}"
-got=$(env LD_PRELOAD="$other" "$REPRISE" run -- sh -c 'echo "$LD_PRELOAD"')
+got=$(LD_PRELOAD="$other" "$REPRISE" run -- sh -c 'echo "$LD_PRELOAD"')
 case "$got" in
 */.libs/libreprise.so:"$other") ;;
 *) fail "LD_PRELOAD is '$got', expected the shim prepended to $other" ;;
