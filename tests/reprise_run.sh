@@ -60,6 +60,18 @@ expect_error 2 run
 expect_error 2 run --bogus -- true
 expect_error 2 run --mode fast -- true
 expect_error 2 run --trace
+# An option's value is never '--' nor another option: `--trace -- prog` wrote the trace to ./--.PID and ran prog.
+(cd "$WORK" && exec "$REPRISE" run --trace -- sh -c ': > ran') > "$WORK/bad.out" 2> "$WORK/bad.err"; rc=$?
+[ "$rc" -eq 2 ] || fail "reprise run --trace -- PROGRAM: exit status $rc, expected 2"
+[ ! -e "$WORK/ran" ] || fail "reprise run --trace -- PROGRAM ran PROGRAM"
+ls "$WORK" | grep -q '^--' && fail "reprise run --trace -- PROGRAM wrote a trace named --: $(ls "$WORK")"
+expect_in "$WORK/bad.err" "option --trace needs a value, and '--' (the end of the options) is not one"
+expect_error 2 run --log-file --stats -- true
+expect_in "$WORK/bad.err" "'--stats' is an option"
+expect_error 2 report --chrome-trace -- "$WORK/none.trace"
+expect_error 2 report --launch-us
+got=$(reprise_run --trace=--odd -- sh -c 'echo "$REPRISE_TRACE"')
+[ "$got" = "--odd.%p" ] || fail "--trace=--odd set REPRISE_TRACE='$got'"
 expect_error 2 run --library "$WORK/none.so" -- true
 expect_error 127 run -- "$WORK/no-such-program"
 
