@@ -70,10 +70,22 @@ expect_error 2 run --log-file --stats -- true
 expect_in "$WORK/bad.err" "'--stats' is an option"
 expect_error 2 report --chrome-trace -- "$WORK/none.trace"
 expect_error 2 report --launch-us
-got=$(reprise_run --trace=--odd -- sh -c 'echo "$REPRISE_TRACE"')
+got=$(cd "$WORK" && reprise_run --trace=--odd -- sh -c 'echo "$REPRISE_TRACE"')
 [ "$got" = "--odd.%p" ] || fail "--trace=--odd set REPRISE_TRACE='$got'"
 expect_error 2 run --library "$WORK/none.so" -- true
 expect_error 127 run -- "$WORK/no-such-program"
+# A program that exists but whose interpreter does not: the interpreter is named, not the program said missing.
+script=reprise-test-script
+printf '#!%s -e\necho hi\n' "$WORK/no-such-shell" > "$WORK/$script"; chmod +x "$WORK/$script"
+expect_error 127 run -- "$WORK/$script"
+expect_in "$WORK/bad.err" "cannot run $WORK/$script: its interpreter $WORK/no-such-shell (named on its #! line) does not exist"
+(PATH="$WORK:$PATH" exec "$REPRISE" run -- "$script") 2> "$WORK/bad.err" < /dev/null
+expect_in "$WORK/bad.err" "cannot run $script: its interpreter $WORK/no-such-shell"
+if echo 'int main(void) { return 0; }' > "$WORK/loader.c" &&
+    ${CC:-cc} -o "$WORK/loader" "$WORK/loader.c" -Wl,--dynamic-linker=/no/such/ld.so 2> /dev/null; then
+    expect_error 127 run -- "$WORK/loader"
+    expect_in "$WORK/bad.err" "the dynamic loader it was linked for, /no/such/ld.so, does not exist here"
+fi
 
 "$REPRISE" --help > "$WORK/help" || fail "reprise --help failed"
 expect_in "$WORK/help" "reprise run"

@@ -121,6 +121,30 @@ bool elf_read(const char *path, struct elf_info *info, char *why, size_t why_siz
     return true;
 }
 
+/* The loader a 64-bit ELF program names (its PT_INTERP) into out; false if it names none or is no such program. */
+bool elf_interpreter(const char *path, char *out, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    Elf64_Ehdr eh;
+    bool found = false;
+    if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr))
+        for (unsigned i = 0; i < eh.e_phnum && !found; i++) {
+            Elf64_Phdr ph;
+            if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) != (ssize_t)sizeof ph)
+                break;
+            if (ph.p_type != PT_INTERP || ph.p_filesz == 0 || ph.p_filesz >= size)
+                continue;
+            found = pread(fd, out, ph.p_filesz, (off_t)ph.p_offset) == (ssize_t)ph.p_filesz;
+            out[found ? ph.p_filesz : 0] = '\0';
+            found = found && out[0] != '\0';
+        }
+    close(fd);
+    return found;
+}
+
 /* Frees one list of names. */
 static void free_list(char **list, size_t count)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_read.h"
 #include "options.h"
 #include "reprise.h"
 #include "values.h"
@@ -131,6 +132,63 @@ static void set_path_env(const char *name, const char *tmpl)
     free(path);
 }
 
+/* Finds program as execvp does (in PATH when it has no slash) into out; false if there is no such file. */
+static bool find_program(const char *program, char *out, size_t size)
+{
+    if (strchr(program, '/')) {
+        snprintf(out, size, "%s", program);
+        return access(out, F_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (;;) {
+        size_t len = strcspn(path, ":");
+        snprintf(out, size, "%.*s/%s", (int)(len ? len : 1), len ? path : ".", program);
+        if (access(out, X_OK) == 0)
+            return true;
+        if (path[len] == '\0')
+            return false;
+        path += len + 1;
+    }
+}
+
+/*
+ * Why execve said "No such file or directory" of a file that exists: the
+ * interpreter its #! line names, or the loader its ELF header names, is
+ * missing.  Writes the reason into why; false when it is neither.
+ */
+static bool missing_interpreter(const char *path, char *why, size_t size)
+{
+    char head[256 + 1] = "";
+    FILE *in = fopen(path, "r");
+    if (in == NULL)
+        return false;
+    size_t n = fread(head, 1, sizeof head - 1, in);
+    fclose(in);
+    head[n] = '\0';
+    char loader[PATH_MAX];
+    if (n > 2 && head[0] == '#' && head[1] == '!') {
+        const char *name = head + 2 + strspn(head + 2, " \t");
+        size_t len = strcspn(name, " \t\r\n");
+        if (len == 0) {
+            snprintf(why, size, "its #! line names no interpreter");
+            return true;
+        }
+        snprintf(loader, sizeof loader, "%.*s", (int)len, name);
+        if (access(loader, F_OK) == 0)
+            return false;
+        snprintf(why, size, "its interpreter %s (named on its #! line) does not exist", loader);
+        return true;
+    }
+    if (elf_interpreter(path, loader, sizeof loader) && access(loader, F_OK) != 0) {
+        snprintf(why, size, "the dynamic loader it was linked for, %s, does not exist here (a program built for "
+                 "another system?)", loader);
+        return true;
+    }
+    return false;
+}
+
 /* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
 int cmd_run(int argc, char **argv)
 {
@@ -185,7 +243,11 @@ int cmd_run(int argc, char **argv)
     }
     execvp(argv[i], argv + i);
     int err = errno;
-    fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
+    char found[PATH_MAX], why[PATH_MAX + 128];
+    if (err == ENOENT && find_program(argv[i], found, sizeof found) && missing_interpreter(found, why, sizeof why))
+        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], why);
+    else
+        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
     /* Like a shell: 127 when the program is not found, 126 when it cannot be executed. */
     exit(err == ENOENT ? 127 : 126);
 }
