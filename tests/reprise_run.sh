@@ -74,6 +74,28 @@ got=$(cd "$WORK" && reprise_run --trace=--odd -- sh -c 'echo "$REPRISE_TRACE"')
 [ "$got" = "--odd.%p" ] || fail "--trace=--odd set REPRISE_TRACE='$got'"
 expect_error 2 run --library "$WORK/none.so" -- true
 expect_error 127 run -- "$WORK/no-such-program"
+# --library that the loader cannot preload is refused before anything runs (ld.so would only warn, and the
+# program run without the shim): a text file, a program, an object file, a library of another machine.
+echo 'not a library' > "$WORK/text.so"
+expect_error 2 run --library "$WORK/text.so" -- sh -c ': > "$1"/ran' sh "$WORK"
+expect_in "$WORK/bad.err" "--library: $WORK/text.so is not a shared library (not an ELF file)"
+[ ! -e "$WORK/ran" ] || fail "reprise run --library TEXT ran the program"
+expect_error 2 run --library "$(command -v sh)" -- true
+expect_in "$WORK/bad.err" "is not a shared library (a"
+object=$(find "$top_builddir/shim" -name 'init.o' | head -1)
+if [ -n "$object" ]; then
+    expect_error 2 run --library "$object" -- true
+    expect_in "$WORK/bad.err" "is not a shared library (an ELF object file)"
+fi
+cp "$SHIM_ABS" "$WORK/other-machine.so"
+# Its e_machine (bytes 18-19) made AArch64's (183), or x86-64's (62) on an AArch64 host.
+case $(uname -m) in
+aarch64) machine='\076' other=x86-64 ;;
+*) machine='\267' other=AArch64 ;;
+esac
+printf "$machine\\000" | dd of="$WORK/other-machine.so" bs=1 seek=18 conv=notrunc 2> /dev/null
+expect_error 2 run --library "$WORK/other-machine.so" -- true
+expect_in "$WORK/bad.err" "is built for another machine ($other, 64-bit) than this one"
 # A program that exists but whose interpreter does not: the interpreter is named, not the program said missing.
 script=reprise-test-script
 printf '#!%s -e\necho hi\n' "$WORK/no-such-shell" > "$WORK/$script"; chmod +x "$WORK/$script"

@@ -52,10 +52,21 @@ static bool readable(const char *path)
     return access(path, R_OK) == 0;
 }
 
+/* Dies unless the dynamic loader can preload the shim at path (where: how it was chosen, for the message). */
+static void check_preloadable(const char *path, const char *where)
+{
+    char why[PATH_MAX + 128];
+    if (!elf_preloadable(path, why, sizeof why))
+        die("%s: %s; the program would run without the shim (expected libreprise.so, a shared library of this "
+            "machine)",
+            where, why);
+}
+
 /*
  * The shim to preload: --library PATH; else, when this program runs from a
  * build tree (it is TOP/tools/reprise/reprise and TOP/.libs/libreprise.so
- * exists), that one; else the installed $(libdir)/libreprise.so.
+ * exists), that one; else the installed $(libdir)/libreprise.so.  Dies,
+ * before anything runs, unless the loader can preload it.
  */
 static const char *find_library(const char *given)
 {
@@ -63,6 +74,7 @@ static const char *find_library(const char *given)
     if (given) {
         if (!readable(given))
             die("cannot read the shim %s: %s", given, strerror(errno));
+        check_preloadable(given, "--library");
         return given;
     }
     char exe[PATH_MAX];
@@ -77,14 +89,17 @@ static const char *find_library(const char *given)
             if (len >= tlen && strcmp(exe + len - tlen, tail) == 0) {
                 exe[len - tlen] = '\0';
                 snprintf(path, sizeof path, "%s/.libs/libreprise.so", exe);
-                if (readable(path))
+                if (readable(path)) {
+                    check_preloadable(path, "the build tree's shim");
                     return path;
+                }
             }
         }
     }
     snprintf(path, sizeof path, "%s/libreprise.so", REPRISE_LIBDIR);
     if (!readable(path))
         die("cannot find the shim: %s: %s (give it with --library PATH)", path, strerror(errno));
+    check_preloadable(path, "the installed shim");
     return path;
 }
 
