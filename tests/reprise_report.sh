@@ -78,6 +78,24 @@ expect_error 2 report "$WORK"
 : > "$WORK/empty.trace"; expect_error 2 report "$WORK/empty.trace"
 printf '{"ev":"conf' > "$WORK/stub.trace"; expect_error 2 report "$WORK/stub.trace"
 { echo 'not json'; cat "$WORK/q.trace"; } > "$WORK/garbage.trace"; expect_error 2 report "$WORK/garbage.trace"
+# An object whose "ev" the shim never writes is not an event, named by its line; a file whose only line is whole
+# JSON but no event is not a trace (not a trace "cut short").
+{ head -1 "$WORK/q.trace"; echo '{"ev":"bogus"}'; tail -1 "$WORK/q.trace"; } > "$WORK/bogus.trace"
+expect_error 2 report "$WORK/bogus.trace"
+expect_in "$WORK/bad.err" "bogus.trace:2: not a reprise trace event: \"ev\":\"bogus\" is not an event the shim writes"
+echo '{"ev":"bogus"}' > "$WORK/bogus1.trace"; expect_error 2 report "$WORK/bogus1.trace"
+expect_in "$WORK/bad.err" "bogus1.trace:1: not a reprise trace: \"ev\":\"bogus\" is not an event the shim writes"
+for end in '\n' ''; do
+    printf "{\"name\":\"x\"}$end" > "$WORK/other.json"; expect_error 2 report "$WORK/other.json"
+    expect_in "$WORK/bad.err" "other.json:1: not a reprise trace: the object has no \"ev\""
+    expect_not_in "$WORK/bad.err" "cut short"
+    printf "hello$end" > "$WORK/hello.txt"; expect_error 2 report "$WORK/hello.txt"
+    expect_in "$WORK/bad.err" "hello.txt:1: not a reprise trace: the line is not JSON"
+done
+# Every event the shim writes (its trace_event calls) is one the reader knows.
+for ev in $(grep -rhoE 'trace_event\("[a-z_]+"' "$top_srcdir/shim" "$top_srcdir/policy" | sed 's/.*("//; s/"$//' | sort -u); do
+    grep -q "\"$ev\"" "$top_srcdir/tools/reprise/trace_read.c" || fail "tools/reprise/trace_read.c does not know the event $ev"
+done
 expect_error 2 report
 expect_error 2 report --bogus "$WORK/q.trace"
 expect_error 2 report --launch-us x "$WORK/q.trace"
