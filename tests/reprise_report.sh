@@ -59,6 +59,20 @@ saved=$(sed -n 's/.*"calls_saved":\([0-9]*\).*/\1/p' "$WORK/s.trace" | awk '{ s 
 expect_in "$WORK/s.report" "($saved calls not submitted one by one x 2.00 us a launch"
 expect_in "$WORK/s.report" "sync-free loop"
 
+# No regions: why.  launch_loop's regions (3 launches between syncs) are shorter than REPRISE_MIN_REGION_CALLS (4 by
+# default): the report says sequences were seen, but shorter, with the option's value from the trace's config event.
+with_shim REPRISE_TRACE="$WORK/short.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null || fail "launch_loop exited $?"
+"$REPRISE" report "$WORK/short.trace" > "$WORK/short.report" || fail "report of short regions exited $?"
+expect_in "$WORK/short.report" "no regions: sequences of calls were seen, but shorter than REPRISE_MIN_REGION_CALLS=4 (from the trace's config event)"
+with_shim REPRISE_MIN_REGION_CALLS=5000 REPRISE_TRACE="$WORK/short2.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
+    fail "query_sync exited $?"
+"$REPRISE" report "$WORK/short2.trace" > "$WORK/short2.report" || fail "report of short regions exited $?"
+expect_in "$WORK/short2.report" "but shorter than REPRISE_MIN_REGION_CALLS=5000 (from the trace's config event)"
+with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/observe.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null 2>&1 ||
+    fail "launch_loop in observe mode exited $?"
+"$REPRISE" report "$WORK/observe.trace" > "$WORK/observe.report" || fail "report of observe mode exited $?"
+expect_in "$WORK/observe.report" "no regions (mode observe: only auto looks for regions)"
+
 # A trace cut mid-line: reported up to the cut, with a note.
 size=$(wc -c < "$WORK/q.trace")
 head -c $((size - 100)) "$WORK/q.trace" > "$WORK/cut.trace"
