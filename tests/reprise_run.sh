@@ -31,6 +31,9 @@ got=$(reprise_run --mode observe --log info --log-file "$WORK/l" --trace "$WORK/
 [ "$got" = "observe info $WORK/l.%p $WORK/t.%p 1" ] || fail "options set as '$got'"
 got=$(reprise_run --mode=off -- sh -c 'echo "$REPRISE_MODE"')
 [ "$got" = off ] || fail "--mode=off set REPRISE_MODE='$got'"
+# A choice in any case, as the shim takes it, set as the choice is spelt.
+got=$(reprise_run --mode OBSERVE --log Info -- sh -c 'echo "$REPRISE_MODE $REPRISE_LOG"')
+[ "$got" = "observe info" ] || fail "--mode OBSERVE --log Info set '$got'"
 
 # The shim really is loaded: a trace with an exit event (observe mode), and region events (auto mode).
 reprise_run --mode observe --trace "$WORK/threads.%p.trace" -- "$TESTS_BIN/test_threads" > /dev/null 2> "$WORK/threads.log" ||

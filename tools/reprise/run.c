@@ -22,28 +22,23 @@ static const char *const option_choices[] = {
 #undef OPTION
 };
 
-/* Whether value is one of the '|'-separated choices. */
-static bool one_of(const char *value, const char *choices)
-{
-    size_t n = strlen(value);
-    for (const char *c = choices; *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, value, n) == 0)
-            return true;
-        if (!bar)
-            break;
-        c = bar + 1;
-    }
-    return false;
-}
-
 /* Dies saying that value is not one of the choices option accepts. */
-static void die_not_one_of(const char *option, const char *value, const char *choices)
+static noreturn void die_not_one_of(const char *option, const char *value, const char *choices)
 {
     char expected[256];
     describe_choices(choices, expected, sizeof expected);
     die("%s %s is not valid (expected %s)", option, value, expected);
+}
+
+/* The choice value names among option's '|'-separated choices, in any case, as they spell it (AUTO: auto); dies if none. */
+static const char *choice_of(const char *option, const char *value, const char *choices)
+{
+    static char name[64];
+    long index;
+    if (!parse_choice(value, choices, &index))
+        die_not_one_of(option, value, choices);
+    choice_name(choices, index, name, sizeof name);
+    return name;
 }
 
 /* Whether a file exists and is readable. */
@@ -219,14 +214,10 @@ int cmd_run(int argc, char **argv)
             break;
         if (is_option(a, "--mode")) {
             const char *v = option_value(argc, argv, &i, "--mode");
-            if (!one_of(v, option_choices[OPT_MODE]))
-                die_not_one_of("--mode", v, option_choices[OPT_MODE]);
-            set_env("REPRISE_MODE", v);
+            set_env("REPRISE_MODE", choice_of("--mode", v, option_choices[OPT_MODE]));
         } else if (is_option(a, "--log")) {
             const char *v = option_value(argc, argv, &i, "--log");
-            if (!one_of(v, option_choices[OPT_LOG]))
-                die_not_one_of("--log", v, option_choices[OPT_LOG]);
-            set_env("REPRISE_LOG", v);
+            set_env("REPRISE_LOG", choice_of("--log", v, option_choices[OPT_LOG]));
         } else if (is_option(a, "--log-file")) {
             set_path_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
         } else if (is_option(a, "--trace")) {
