@@ -1,6 +1,7 @@
 /* REPRISE_* options: the table, parsing from the environment, formatting. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,6 +103,49 @@ void options_defaults(struct options *opts)
     }
 }
 
+/* Whether a value has white space (spaces, tabs, newlines) at its start or end. */
+static bool surrounded_by_space(const char *value)
+{
+    size_t n = strlen(value);
+    return n > 0 && (isspace((unsigned char)value[0]) || isspace((unsigned char)value[n - 1]));
+}
+
+/* Whether an option's value is refused for white space around it: all but paths and text, where it may belong. */
+static bool space_refused(enum option_id id, const char *value)
+{
+    return !kept_as_text(id) && surrounded_by_space(value);
+}
+
+/* value in double quotes, control characters escaped (\t, \n, \xNN), so that white space shows in a message. */
+static void quote_value(const char *value, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[used++] = '"';
+    for (const char *v = value; *v && used + 6 < len; v++) {
+        unsigned char c = (unsigned char)*v;
+        if (c == '\t' || c == '\n' || c == '\r')
+            used += (size_t)snprintf(buf + used, len - used, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+        else if (c < 0x20)
+            used += (size_t)snprintf(buf + used, len - used, "\\x%02x", c);
+        else
+            buf[used++] = (char)c;
+    }
+    buf[used++] = '"';
+    buf[used] = '\0';
+}
+
+/* Whether REPRISE_STRICT is validly on in envp (the last one set wins, as in options_parse). */
+static bool strict_requested(char *const *envp)
+{
+    const char *name = option_table[OPT_STRICT].name;
+    size_t len = strlen(name);
+    long on = 0, value;
+    for (char *const *env = envp; env && *env; env++)
+        if (strncmp(*env, name, len) == 0 && (*env)[len] == '=' && parse_bool(*env + len + 1, &value))
+            on = value;
+    return on != 0;
+}
+
 /* The option whose variable is name (NAME without "=value"), or -1. */
 static int find_option(const char *name, size_t len)
 {
@@ -112,8 +156,8 @@ static int find_option(const char *name, size_t len)
     return -1;
 }
 
-/* Reports a REPRISE_ variable that is not in the table. */
-static void report_unknown(const char *name, size_t len, struct option_problems *problems)
+/* Reports a REPRISE_ variable that is not in the table; outcome says what follows ("ignored", "aborting, ..."). */
+static void report_unknown(const char *name, size_t len, const char *outcome, struct option_problems *problems)
 {
     char word[128];
     snprintf(word, sizeof word, "%.*s", (int)len, name);
@@ -122,7 +166,7 @@ static void report_unknown(const char *name, size_t len, struct option_problems 
         names[id] = option_table[id].name;
     const char *guess = closest_name(word, names, OPT_COUNT);
     if (guess) {
-        add_problem(problems, "%s is not a known option (did you mean %s?); ignored", word, guess);
+        add_problem(problems, "%s is not a known option (did you mean %s?); %s", word, guess, outcome);
         return;
     }
     char known[512];
@@ -132,14 +176,23 @@ static void report_unknown(const char *name, size_t len, struct option_problems 
         int w = snprintf(known + used, sizeof known - used, "%s%s", id ? ", " : "", names[id]);
         used += w > 0 ? (size_t)w : 0;
     }
-    add_problem(problems, "%s is not a known option (known: %s); ignored", word, known);
+    add_problem(problems, "%s is not a known option (known: %s); %s", word, known, outcome);
 }
 
-/* Fills opts from envp ("NAME=value" strings, NULL-terminated). */
+/* What strict mode does instead of keeping the default or ignoring a variable: the problems say so. */
+#define STRICT_OUTCOME "aborting, as REPRISE_STRICT is on"
+
+/*
+ * Fills opts from envp ("NAME=value" strings, NULL-terminated).  An
+ * enumeration's text is its choice as the table spells it (AUTO: auto).  Each
+ * problem ends with what follows it: the default kept or the variable
+ * ignored, or, with REPRISE_STRICT on, that the program aborts.
+ */
 void options_parse(struct options *opts, char *const *envp, struct option_problems *problems)
 {
     options_defaults(opts);
     problems->count = 0;
+    bool strict = strict_requested(envp);
     for (char *const *env = envp; env && *env; env++) {
         const char *entry = *env;
         if (strncmp(entry, PREFIX, strlen(PREFIX)) != 0)
@@ -149,24 +202,33 @@ void options_parse(struct options *opts, char *const *envp, struct option_proble
         const char *value = eq ? eq + 1 : "";
         int id = find_option(entry, name_len);
         if (id < 0) {
-            report_unknown(entry, name_len, problems);
+            report_unknown(entry, name_len, strict ? STRICT_OUTCOME : "ignored", problems);
             continue;
         }
         long num;
         /* An empty path means "the default" (stderr, no trace); an empty
-           value of any other type is a mistake worth reporting. */
-        if (parse_value(id, value, &num) &&
-            (*value || kept_as_text(id))) {
+           value of any other type is a mistake worth reporting, and so is
+           white space around a number, a boolean or a choice (" 5"). */
+        bool spaced = space_refused(id, value);
+        if (!spaced && parse_value(id, value, &num) && (*value || kept_as_text(id))) {
             opts->num[id] = num;
-            snprintf(opts->text[id], OPTION_TEXT_MAX, "%s", value);
+            if (option_table[id].type == OPTION_ENUM)
+                choice_name(option_table[id].choices, num, opts->text[id], OPTION_TEXT_MAX);
+            else
+                snprintf(opts->text[id], OPTION_TEXT_MAX, "%s", value);
             opts->from_env[id] = true;
             continue;
         }
-        char accepted[256];
+        char accepted[256], shown[220], outcome[96];
         describe_accepted(&option_table[id], accepted, sizeof accepted);
         const char *def = option_table[id].def;
-        add_problem(problems, "%s=%.200s is not valid (expected %s); using default %s", option_table[id].name,
-                    value, accepted, *def ? def : "(none)");
+        snprintf(outcome, sizeof outcome, "using default %s", *def ? def : "(none)");
+        if (spaced)
+            quote_value(value, shown, sizeof shown);
+        else
+            snprintf(shown, sizeof shown, "%.200s", value);
+        add_problem(problems, "%s=%s is not valid (expected %s%s); %s", option_table[id].name, shown, accepted,
+                    spaced ? ", without spaces around it" : "", strict ? STRICT_OUTCOME : outcome);
     }
 }
 

@@ -45,6 +45,17 @@ bool parse_choice(const char *text, const char *choices, long *out)
     return false;
 }
 
+/* The choice at index among '|'-separated choices, as they spell it, into buf ("" past the last). */
+void choice_name(const char *choices, long index, char *buf, unsigned len)
+{
+    const char *p = choices;
+    for (long i = 0; i < index && p; i++) {
+        p = strchr(p, '|');
+        p = p ? p + 1 : NULL;
+    }
+    snprintf(buf, len, "%.*s", p ? (int)strcspn(p, "|") : 0, p ? p : "");
+}
+
 /* A decimal integer within "min..max"; false if not one or out of range. */
 bool parse_int_in_range(const char *text, const char *range, long *out)
 {

@@ -10,6 +10,9 @@ bool parse_bool(const char *text, long *out);
 /* The index of text among '|'-separated choices, any case; false if none. */
 bool parse_choice(const char *text, const char *choices, long *out);
 
+/* The choice at index among '|'-separated choices, as they spell it, into buf ("" past the last). */
+void choice_name(const char *choices, long index, char *buf, unsigned len);
+
 /* A decimal integer within "min..max"; false if not one or out of range. */
 bool parse_int_in_range(const char *text, const char *range, long *out);
 

@@ -18,9 +18,28 @@ with_shim "$TESTS_BIN/test_threads" > "$WORK/out" 2> "$WORK/err" || fail "defaul
 status=0
 with_shim REPRISE_STRICT=1 REPRISE_MOED=off "$prog" > "$WORK/out" 2> "$WORK/err" || status=$?
 [ "$status" -eq 134 ] || fail "REPRISE_STRICT=1 with a typo exited $status, expected 134 (SIGABRT)"
-expect_in "$WORK/err" "error: REPRISE_MOED is not a known option (did you mean REPRISE_MODE?); ignored"
+# Each problem says the program aborts, not that it is ignored or its default used (REPRISE_STRICT first or last).
+expect_in "$WORK/err" "error: REPRISE_MOED is not a known option (did you mean REPRISE_MODE?); aborting, as REPRISE_STRICT is on"
 expect_in "$WORK/err" "error: REPRISE_STRICT is on and 1 REPRISE_* variable is invalid: aborting"
 [ ! -s "$WORK/out" ] || fail "the program ran although REPRISE_STRICT aborted it"
+status=0
+env REPRISE_MODE=fast LD_PRELOAD="$PRELOAD" REPRISE_STRICT=yes "$prog" > "$WORK/out" 2> "$WORK/err" || status=$?
+[ "$status" -eq 134 ] || fail "REPRISE_STRICT=yes with a bad value exited $status, expected 134 (SIGABRT)"
+expect_in "$WORK/err" "error: REPRISE_MODE=fast is not valid (expected off, observe or auto); aborting, as REPRISE_STRICT is on"
+expect_not_in "$WORK/err" "using default"
+
+# White space around a number is refused (it was taken: " 5" read as 5), quoted so that it shows; the default kept.
+with_shim REPRISE_MODE=observe REPRISE_LOG=info REPRISE_MAX_GRAPHS=" 5" "$prog" > "$WORK/out" 2> "$WORK/err" || fail "a spaced value stopped the program"
+expect_in "$WORK/err" 'warning: REPRISE_MAX_GRAPHS=" 5" is not valid (expected an integer from 1 to 4096, without spaces around it); using default 32'
+expect_in "$WORK/err" " max_graphs=32 "
+
+# A choice in any case is taken, and the configuration shows it as documented (REPRISE_MODE=AUTO: mode=auto).
+with_shim REPRISE_LOG=INFO REPRISE_MODE=Observe "$prog" > "$WORK/out" 2> "$WORK/err" || fail "REPRISE_MODE=Observe run failed"
+expect_in "$WORK/err" ": config mode=observe "
+expect_in "$WORK/err" " log=info "
+expect_not_in "$WORK/err" "warning:"
+with_shim REPRISE_MODE=AUTO REPRISE_TRACE="$WORK/case.trace" "$TESTS_BIN/test_threads" > "$WORK/out" 2> "$WORK/err" || fail "REPRISE_MODE=AUTO run failed"
+expect_in "$WORK/case.trace" '"REPRISE_MODE":"auto"'
 
 # REPRISE_LOG=info prints the effective configuration once, with pid and thread number.
 with_shim REPRISE_LOG=info REPRISE_MODE=observe REPRISE_DEFERRAL_TIMEOUT_US=2000 "$prog" > "$WORK/out" 2> "$WORK/err" || fail "info run failed"

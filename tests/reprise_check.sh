@@ -29,6 +29,10 @@ if $CC_ -o "$WORK/static" "$WORK/static.c" 2> /dev/null; then
     expect_in "$WORK/static.out" "sees this program's work through the driver API"
     "$REPRISE" check --json "$WORK/static" > "$WORK/static.json"
     expect_in "$WORK/static.json" '"runtime":"static"'
+    # reprise(1)'s EXIT STATUS says so too (it said 1, "no runtime, or a static one").
+    { sed -n '/^\.SH EXIT STATUS/,/^\.SH EXAMPLES/p' "$top_srcdir/tools/reprise/reprise.1" | tr '\n' ' '; echo; } > "$WORK/exit-status"
+    expect_in "$WORK/exit-status" "exits 0 when the shim can see the program's work: it links the CUDA runtime dynamically, or statically"
+    expect_not_in "$WORK/exit-status" "a static one"
 else
     echo "no C compiler: the static case is not checked"
 fi

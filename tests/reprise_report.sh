@@ -59,6 +59,20 @@ saved=$(sed -n 's/.*"calls_saved":\([0-9]*\).*/\1/p' "$WORK/s.trace" | awk '{ s 
 expect_in "$WORK/s.report" "($saved calls not submitted one by one x 2.00 us a launch"
 expect_in "$WORK/s.report" "sync-free loop"
 
+# No regions: why.  launch_loop's regions (3 launches between syncs) are shorter than REPRISE_MIN_REGION_CALLS (4 by
+# default): the report says sequences were seen, but shorter, with the option's value from the trace's config event.
+with_shim REPRISE_TRACE="$WORK/short.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null || fail "launch_loop exited $?"
+"$REPRISE" report "$WORK/short.trace" > "$WORK/short.report" || fail "report of short regions exited $?"
+expect_in "$WORK/short.report" "no regions: sequences of calls were seen, but shorter than REPRISE_MIN_REGION_CALLS=4 (from the trace's config event)"
+with_shim REPRISE_MIN_REGION_CALLS=5000 REPRISE_TRACE="$WORK/short2.trace" "$TESTS_BIN/scenarios/query_sync" > /dev/null ||
+    fail "query_sync exited $?"
+"$REPRISE" report "$WORK/short2.trace" > "$WORK/short2.report" || fail "report of short regions exited $?"
+expect_in "$WORK/short2.report" "but shorter than REPRISE_MIN_REGION_CALLS=5000 (from the trace's config event)"
+with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/observe.trace" "$TESTS_BIN/scenarios/launch_loop" > /dev/null 2>&1 ||
+    fail "launch_loop in observe mode exited $?"
+"$REPRISE" report "$WORK/observe.trace" > "$WORK/observe.report" || fail "report of observe mode exited $?"
+expect_in "$WORK/observe.report" "no regions (mode observe: only auto looks for regions)"
+
 # A trace cut mid-line: reported up to the cut, with a note.
 size=$(wc -c < "$WORK/q.trace")
 head -c $((size - 100)) "$WORK/q.trace" > "$WORK/cut.trace"
@@ -78,6 +92,24 @@ expect_error 2 report "$WORK"
 : > "$WORK/empty.trace"; expect_error 2 report "$WORK/empty.trace"
 printf '{"ev":"conf' > "$WORK/stub.trace"; expect_error 2 report "$WORK/stub.trace"
 { echo 'not json'; cat "$WORK/q.trace"; } > "$WORK/garbage.trace"; expect_error 2 report "$WORK/garbage.trace"
+# An object whose "ev" the shim never writes is not an event, named by its line; a file whose only line is whole
+# JSON but no event is not a trace (not a trace "cut short").
+{ head -1 "$WORK/q.trace"; echo '{"ev":"bogus"}'; tail -1 "$WORK/q.trace"; } > "$WORK/bogus.trace"
+expect_error 2 report "$WORK/bogus.trace"
+expect_in "$WORK/bad.err" "bogus.trace:2: not a reprise trace event: \"ev\":\"bogus\" is not an event the shim writes"
+echo '{"ev":"bogus"}' > "$WORK/bogus1.trace"; expect_error 2 report "$WORK/bogus1.trace"
+expect_in "$WORK/bad.err" "bogus1.trace:1: not a reprise trace: \"ev\":\"bogus\" is not an event the shim writes"
+for end in '\n' ''; do
+    printf "{\"name\":\"x\"}$end" > "$WORK/other.json"; expect_error 2 report "$WORK/other.json"
+    expect_in "$WORK/bad.err" "other.json:1: not a reprise trace: the object has no \"ev\""
+    expect_not_in "$WORK/bad.err" "cut short"
+    printf "hello$end" > "$WORK/hello.txt"; expect_error 2 report "$WORK/hello.txt"
+    expect_in "$WORK/bad.err" "hello.txt:1: not a reprise trace: the line is not JSON"
+done
+# Every event the shim writes (its trace_event calls) is one the reader knows.
+for ev in $(grep -rhoE 'trace_event\("[a-z_]+"' "$top_srcdir/shim" "$top_srcdir/policy" | sed 's/.*("//; s/"$//' | sort -u); do
+    grep -q "\"$ev\"" "$top_srcdir/tools/reprise/trace_read.c" || fail "tools/reprise/trace_read.c does not know the event $ev"
+done
 expect_error 2 report
 expect_error 2 report --bogus "$WORK/q.trace"
 expect_error 2 report --launch-us x "$WORK/q.trace"

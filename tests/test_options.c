@@ -238,6 +238,78 @@ static void test_format(void)
                        "\"REPRISE_STRICT\":\"off\"}");
 }
 
+/* A value with spaces around it (" 5", "auto ", "1\t") is refused, quoted so that they show, and the default kept. */
+static void test_surrounding_space(void)
+{
+    char *env[] = {"REPRISE_MAX_GRAPHS= 5", "REPRISE_MIN_REPEATS=3 ", "REPRISE_MODE=\tobserve", "REPRISE_STATS=1\n", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 4);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_MAX_GRAPHS=\" 5\" is not valid (expected an integer from 1 to 4096, "
+                                   "without spaces around it); using default 32");
+    CHECK_STR_EQ(problems.line[1], "REPRISE_MIN_REPEATS=\"3 \" is not valid (expected an integer from 1 to 1000, "
+                                   "without spaces around it); using default 2");
+    CHECK_CONTAINS(problems.line[2], "REPRISE_MODE=\"\\tobserve\" is not valid (expected off, observe or auto, without");
+    CHECK_CONTAINS(problems.line[3], "REPRISE_STATS=\"1\\n\" is not valid");
+    CHECK(opts.num[OPT_MAX_GRAPHS] == 32);
+    CHECK(!opts.from_env[OPT_MAX_GRAPHS]);
+    CHECK(opts.num[OPT_MIN_REPEATS] == 2);
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO);
+    CHECK(opts.num[OPT_STATS] == 0);
+    /* Paths keep what they are given: a file name may hold spaces. */
+    char *paths[] = {"REPRISE_LOG_FILE=/tmp/my log ", NULL};
+    parse(&opts, &problems, paths);
+    CHECK(problems.count == 0);
+    CHECK_STR_EQ(opts.text[OPT_LOG_FILE], "/tmp/my log ");
+}
+
+/* An enumeration given in any case is shown as its choice is written (REPRISE_MODE=AUTO: mode=auto). */
+static void test_enum_canonical(void)
+{
+    char *env[] = {"REPRISE_MODE=AUTO", "REPRISE_LOG=Info", "REPRISE_PROFILER=IGNORE", "REPRISE_STATS=YES", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 0);
+    CHECK(opts.num[OPT_MODE] == MODE_AUTO);
+    CHECK_STR_EQ(opts.text[OPT_MODE], "auto");
+    CHECK_STR_EQ(opts.text[OPT_LOG], "info");
+    CHECK_STR_EQ(opts.text[OPT_PROFILER], "ignore");
+    char text[2048];
+    options_format(&opts, text, sizeof text);
+    CHECK(strncmp(text, "mode=auto ", 10) == 0);
+    CHECK_CONTAINS(text, " profiler=ignore log=info ");
+    CHECK_CONTAINS(text, " stats=on ");
+    options_format_json(&opts, text, sizeof text);
+    CHECK_CONTAINS(text, "\"REPRISE_MODE\":\"auto\"");
+}
+
+/* With REPRISE_STRICT on, wherever it is in the environment, a problem says the program aborts, not what it keeps. */
+static void test_strict_messages(void)
+{
+    char *env[] = {"REPRISE_MODE=fast", "REPRISE_MOED=off", "REPRISE_STRICT=1", NULL};
+    struct options opts;
+    struct option_problems problems;
+    parse(&opts, &problems, env);
+    CHECK(problems.count == 2);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_MODE=fast is not valid (expected off, observe or auto); aborting, as "
+                                   "REPRISE_STRICT is on");
+    CHECK_STR_EQ(problems.line[1], "REPRISE_MOED is not a known option (did you mean REPRISE_MODE?); aborting, as "
+                                   "REPRISE_STRICT is on");
+    /* A bad REPRISE_STRICT is not on: its own problem, and the others', keep the default. */
+    char *bad_strict[] = {"REPRISE_MODE=fast", "REPRISE_STRICT=sure", NULL};
+    parse(&opts, &problems, bad_strict);
+    CHECK(problems.count == 2);
+    CHECK_STR_EQ(problems.line[0], "REPRISE_MODE=fast is not valid (expected off, observe or auto); using default auto");
+    CHECK_CONTAINS(problems.line[1], "REPRISE_STRICT=sure is not valid (expected 1/0, true/false, yes/no or on/off); "
+                                     "using default off");
+    char *strict_off[] = {"REPRISE_STRICT=off", "REPRISE_MODE=fast", NULL};
+    parse(&opts, &problems, strict_off);
+    CHECK(problems.count == 1);
+    CHECK_CONTAINS(problems.line[0], "; using default auto");
+}
+
 /* More problems than are kept are still counted. */
 static void test_many_problems(void)
 {
@@ -270,5 +342,8 @@ int main(void)
     test_int_option();
     test_format();
     test_many_problems();
+    test_surrounding_space();
+    test_enum_canonical();
+    test_strict_messages();
     return check_result("test_options");
 }

@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,111 @@ bool elf_read(const char *path, struct elf_info *info, char *why, size_t why_siz
     }
     munmap((void *)base, len);
     return true;
+}
+
+/* The loader a 64-bit ELF program names (its PT_INTERP) into out; false if it names none or is no such program. */
+bool elf_interpreter(const char *path, char *out, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    Elf64_Ehdr eh;
+    bool found = false;
+    if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr))
+        for (unsigned i = 0; i < eh.e_phnum && !found; i++) {
+            Elf64_Phdr ph;
+            if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) != (ssize_t)sizeof ph)
+                break;
+            if (ph.p_type != PT_INTERP || ph.p_filesz == 0 || ph.p_filesz >= size)
+                continue;
+            found = pread(fd, out, ph.p_filesz, (off_t)ph.p_offset) == (ssize_t)ph.p_filesz;
+            out[found ? ph.p_filesz : 0] = '\0';
+            found = found && out[0] != '\0';
+        }
+    close(fd);
+    return found;
+}
+
+/* A machine's name for messages (x86-64, AArch64, ...) into buf. */
+static const char *machine_name(unsigned machine, unsigned elf_class, char *buf, size_t size)
+{
+    static const struct {
+        unsigned machine;
+        const char *name;
+    } known[] = {{EM_X86_64, "x86-64"}, {EM_386, "i386"},       {EM_AARCH64, "AArch64"}, {EM_ARM, "32-bit ARM"},
+                 {EM_PPC64, "PowerPC64"}, {EM_PPC, "PowerPC"}, {EM_RISCV, "RISC-V"},   {EM_S390, "s390"}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].machine == machine) {
+            snprintf(buf, size, "%s, %d-bit", known[i].name, elf_class == ELFCLASS64 ? 64 : 32);
+            return buf;
+        }
+    snprintf(buf, size, "ELF machine %u, %d-bit", machine, elf_class == ELFCLASS64 ? 64 : 32);
+    return buf;
+}
+
+/* Whether a 64-bit ELF object's dynamic section has DF_1_PIE in DT_FLAGS_1: a program, not a library. */
+static bool position_independent_program(int fd, const Elf64_Ehdr *eh)
+{
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (eh->e_phentsize != sizeof ph || pread(fd, &ph, sizeof ph, (off_t)(eh->e_phoff + i * sizeof ph)) != (ssize_t)sizeof ph)
+            return false;
+        if (ph.p_type != PT_DYNAMIC)
+            continue;
+        for (size_t k = 0; k < ph.p_filesz / sizeof(Elf64_Dyn); k++) {
+            Elf64_Dyn dyn;
+            if (pread(fd, &dyn, sizeof dyn, (off_t)(ph.p_offset + k * sizeof dyn)) != (ssize_t)sizeof dyn ||
+                dyn.d_tag == DT_NULL)
+                return false;
+            if (dyn.d_tag == DT_FLAGS_1)
+                return (dyn.d_un.d_val & DF_1_PIE) != 0;
+        }
+    }
+    return false;
+}
+
+/*
+ * Whether the dynamic loader can preload path into this machine's programs:
+ * an ELF shared library (not a program, not an object file) of the class,
+ * byte order and machine of this program (/proc/self/exe); false with the
+ * reason in why otherwise.
+ */
+bool elf_preloadable(const char *path, char *why, size_t why_size)
+{
+    Elf64_Ehdr own, eh;
+    int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    bool know_own = self >= 0 && pread(self, &own, sizeof own, 0) == (ssize_t)sizeof own;
+    if (self >= 0)
+        close(self);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, why_size, "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    bool ok = false;
+    char theirs[64], ours[64];
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        snprintf(why, why_size, "%s is not a shared library (not a regular file)", path);
+    else if (pread(fd, &eh, EI_NIDENT, 0) != EI_NIDENT || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+        snprintf(why, why_size, "%s is not a shared library (not an ELF file)", path);
+    else if (pread(fd, &eh, sizeof eh, 0) < (ssize_t)offsetof(Elf64_Ehdr, e_version))
+        snprintf(why, why_size, "%s is not a shared library (its ELF header is cut short)", path);
+    else if (know_own && (eh.e_ident[EI_CLASS] != own.e_ident[EI_CLASS] || eh.e_ident[EI_DATA] != own.e_ident[EI_DATA] ||
+                          eh.e_machine != own.e_machine))
+        snprintf(why, why_size, "%s is built for another machine (%s) than this one (%s)", path,
+                 machine_name(eh.e_machine, eh.e_ident[EI_CLASS], theirs, sizeof theirs),
+                 machine_name(own.e_machine, own.e_ident[EI_CLASS], ours, sizeof ours));
+    else if (eh.e_type != ET_DYN)
+        snprintf(why, why_size, "%s is not a shared library (an ELF %s)", path,
+                 eh.e_type == ET_EXEC ? "program" : eh.e_type == ET_REL ? "object file" : "file of another type");
+    else if (eh.e_ident[EI_CLASS] == ELFCLASS64 && position_independent_program(fd, &eh))
+        snprintf(why, why_size, "%s is not a shared library (a position-independent program)", path);
+    else
+        ok = true;
+    close(fd);
+    return ok;
 }
 
 /* Frees one list of names. */

@@ -20,6 +20,10 @@ struct elf_info {
 
 /* Reads path; returns false with a reason in why when it is not a 64-bit ELF object. */
 bool elf_read(const char *path, struct elf_info *info, char *why, size_t why_size);
+/* The loader a 64-bit ELF program names (its PT_INTERP) into out; false if it names none or is no such program. */
+bool elf_interpreter(const char *path, char *out, size_t size);
+/* Whether the dynamic loader can preload path (a shared library of this machine); false with the reason in why. */
+bool elf_preloadable(const char *path, char *why, size_t why_size);
 /* Frees what elf_read allocated. */
 void elf_free(struct elf_info *info);
 /* Whether name is in a list of names. */

@@ -40,14 +40,27 @@ void *xrealloc(void *p, size_t n, size_t size)
     return q;
 }
 
-/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
+/*
+ * The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i;
+ * dies if there is none, or if the next word is "--" or another option
+ * (--trace -- prog, --trace --stats): a value that begins with "--" is taken
+ * only as --name=VALUE.
+ */
 const char *option_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
     if (argv[*i][n] == '=')
         return argv[*i] + n + 1;
     if (*i + 1 >= argc)
-        die("option %s needs a value", name);
+        die("option %s needs a value (%s VALUE or %s=VALUE)", name, name, name);
+    const char *next = argv[*i + 1];
+    if (strcmp(next, "--") == 0)
+        die("option %s needs a value, and '--' (the end of the options) is not one: write %s VALUE before '--'",
+            name, name);
+    if (strncmp(next, "--", 2) == 0)
+        die("option %s needs a value, and '%s' is an option, not one (a value beginning with '--' is given as "
+            "%s=VALUE)",
+            name, next, name);
     return argv[++*i];
 }
 

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "activity.h"
 #include "chrome.h"
+#include "options.h"
 #include "reprise.h"
 #include "trace_read.h"
 #include "verdict.h"
@@ -102,11 +104,83 @@ static void print_exit(const struct json *ev)
             printf("  verdict: %s\n", verdict->items[i]->string);
 }
 
+/* Each REPRISE_* option's default, from policy/options.def (REPRISE_MIN_REGION_CALLS's: shorter regions gain little). */
+static const char *const option_defaults[] = {
+#define OPTION(id, type, def, choices, help) [OPT_##id] = def,
+#include "options.def"
+#undef OPTION
+};
+
+/* The first event called name, or NULL. */
+static const struct json *first_event(const struct trace *t, const char *name)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (strcmp(json_str(t->events[i], "ev", ""), name) == 0)
+            return t->events[i];
+    return NULL;
+}
+
+/* Sums, over the exit events' streams, the calls a region holds (node calls) and the boundaries between regions. */
+static void count_node_calls(const struct trace *t, double *calls, double *boundaries)
+{
+    *calls = *boundaries = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        if (strcmp(json_str(t->events[i], "ev", ""), "exit") != 0)
+            continue;
+        const struct json *streams = json_get(t->events[i], "streams");
+        for (size_t k = 0; streams && streams->type == JSON_ARRAY && k < streams->count; k++)
+            for (enum activity a = 0; a < ACT_COUNT; a++) {
+                double n = json_num(streams->items[k], activity_name(a), 0);
+                if (a <= ACT_EVENT_WAIT)
+                    *calls += n;
+                else
+                    *boundaries += n;
+            }
+    }
+}
+
+/*
+ * Says why a trace has no regions: its mode; or, in auto mode, sequences of
+ * calls shorter on average than REPRISE_MIN_REGION_CALLS (the config event's),
+ * from the exit event's counts of node calls (launches, copies, sets, events,
+ * host functions) and of what ends a region (syncs, queries, allocations,
+ * frees, the program's captures and graph launches); else that nothing repeated.
+ */
+static void print_no_regions(const struct trace *t)
+{
+    const struct json *options = json_get(first_event(t, "config"), "options");
+    const char *mode = json_str(options, "REPRISE_MODE", NULL);
+    if (mode == NULL) {
+        printf("no regions (observe or off mode, or nothing repeated; the trace has no config event)\n");
+        return;
+    }
+    if (strcmp(mode, "auto") != 0) {
+        printf("no regions (mode %s: only auto looks for regions)\n", mode);
+        return;
+    }
+    const char *min_text = json_str(options, "REPRISE_MIN_REGION_CALLS", "");
+    char *end;
+    double min_calls = strtod(min_text, &end);
+    double calls, boundaries;
+    count_node_calls(t, &calls, &boundaries);
+    if (*min_text && *end == '\0' && calls > 0 && boundaries > 0 && calls / boundaries < min_calls) {
+        double average = calls / boundaries;
+        printf("no regions: sequences of calls were seen, but shorter than REPRISE_MIN_REGION_CALLS=%s (from the "
+               "trace's config event), below which regions are not graphed: %.1f calls on average between two host "
+               "syncs, queries or allocations (%.0f calls, %.0f of those); a smaller REPRISE_MIN_REGION_CALLS lets "
+               "them be graphed if they repeat%s\n",
+               min_text, average, calls, boundaries,
+               average < atof(option_defaults[OPT_MIN_REGION_CALLS]) ? ", though regions this short gain little" : "");
+        return;
+    }
+    printf("no regions (nothing repeated)\n");
+}
+
 /* Prints the table of regions and the launch time saved. */
 static void print_regions(struct trace *t, double launch_us)
 {
     if (t->region_count == 0) {
-        printf("no regions (observe or off mode, or nothing repeated)\n");
+        print_no_regions(t);
         return;
     }
     qsort(t->regions, t->region_count, sizeof *t->regions, region_order);

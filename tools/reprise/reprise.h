@@ -12,7 +12,7 @@ noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* realloc of n items of size bytes, or die. */
 void *xrealloc(void *p, size_t n, size_t size);
-/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none. */
+/* The value of option argv[*i] (--name VALUE or --name=VALUE), advancing *i; dies if there is none (nor "--"). */
 const char *option_value(int argc, char **argv, int *i, const char *name);
 /* Whether arg is option name, alone or as name=VALUE. */
 bool is_option(const char *arg, const char *name);

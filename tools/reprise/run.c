@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_read.h"
 #include "options.h"
 #include "reprise.h"
 #include "values.h"
@@ -21,28 +22,23 @@ static const char *const option_choices[] = {
 #undef OPTION
 };
 
-/* Whether value is one of the '|'-separated choices. */
-static bool one_of(const char *value, const char *choices)
-{
-    size_t n = strlen(value);
-    for (const char *c = choices; *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, value, n) == 0)
-            return true;
-        if (!bar)
-            break;
-        c = bar + 1;
-    }
-    return false;
-}
-
 /* Dies saying that value is not one of the choices option accepts. */
-static void die_not_one_of(const char *option, const char *value, const char *choices)
+static noreturn void die_not_one_of(const char *option, const char *value, const char *choices)
 {
     char expected[256];
     describe_choices(choices, expected, sizeof expected);
     die("%s %s is not valid (expected %s)", option, value, expected);
+}
+
+/* The choice value names among option's '|'-separated choices, in any case, as they spell it (AUTO: auto); dies if none. */
+static const char *choice_of(const char *option, const char *value, const char *choices)
+{
+    static char name[64];
+    long index;
+    if (!parse_choice(value, choices, &index))
+        die_not_one_of(option, value, choices);
+    choice_name(choices, index, name, sizeof name);
+    return name;
 }
 
 /* Whether a file exists and is readable. */
@@ -51,10 +47,21 @@ static bool readable(const char *path)
     return access(path, R_OK) == 0;
 }
 
+/* Dies unless the dynamic loader can preload the shim at path (where: how it was chosen, for the message). */
+static void check_preloadable(const char *path, const char *where)
+{
+    char why[PATH_MAX + 128];
+    if (!elf_preloadable(path, why, sizeof why))
+        die("%s: %s; the program would run without the shim (expected libreprise.so, a shared library of this "
+            "machine)",
+            where, why);
+}
+
 /*
  * The shim to preload: --library PATH; else, when this program runs from a
  * build tree (it is TOP/tools/reprise/reprise and TOP/.libs/libreprise.so
- * exists), that one; else the installed $(libdir)/libreprise.so.
+ * exists), that one; else the installed $(libdir)/libreprise.so.  Dies,
+ * before anything runs, unless the loader can preload it.
  */
 static const char *find_library(const char *given)
 {
@@ -62,6 +69,7 @@ static const char *find_library(const char *given)
     if (given) {
         if (!readable(given))
             die("cannot read the shim %s: %s", given, strerror(errno));
+        check_preloadable(given, "--library");
         return given;
     }
     char exe[PATH_MAX];
@@ -76,14 +84,17 @@ static const char *find_library(const char *given)
             if (len >= tlen && strcmp(exe + len - tlen, tail) == 0) {
                 exe[len - tlen] = '\0';
                 snprintf(path, sizeof path, "%s/.libs/libreprise.so", exe);
-                if (readable(path))
+                if (readable(path)) {
+                    check_preloadable(path, "the build tree's shim");
                     return path;
+                }
             }
         }
     }
     snprintf(path, sizeof path, "%s/libreprise.so", REPRISE_LIBDIR);
     if (!readable(path))
         die("cannot find the shim: %s: %s (give it with --library PATH)", path, strerror(errno));
+    check_preloadable(path, "the installed shim");
     return path;
 }
 
@@ -131,6 +142,63 @@ static void set_path_env(const char *name, const char *tmpl)
     free(path);
 }
 
+/* Finds program as execvp does (in PATH when it has no slash) into out; false if there is no such file. */
+static bool find_program(const char *program, char *out, size_t size)
+{
+    if (strchr(program, '/')) {
+        snprintf(out, size, "%s", program);
+        return access(out, F_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (;;) {
+        size_t len = strcspn(path, ":");
+        snprintf(out, size, "%.*s/%s", (int)(len ? len : 1), len ? path : ".", program);
+        if (access(out, X_OK) == 0)
+            return true;
+        if (path[len] == '\0')
+            return false;
+        path += len + 1;
+    }
+}
+
+/*
+ * Why execve said "No such file or directory" of a file that exists: the
+ * interpreter its #! line names, or the loader its ELF header names, is
+ * missing.  Writes the reason into why; false when it is neither.
+ */
+static bool missing_interpreter(const char *path, char *why, size_t size)
+{
+    char head[256 + 1] = "";
+    FILE *in = fopen(path, "r");
+    if (in == NULL)
+        return false;
+    size_t n = fread(head, 1, sizeof head - 1, in);
+    fclose(in);
+    head[n] = '\0';
+    char loader[PATH_MAX];
+    if (n > 2 && head[0] == '#' && head[1] == '!') {
+        const char *name = head + 2 + strspn(head + 2, " \t");
+        size_t len = strcspn(name, " \t\r\n");
+        if (len == 0) {
+            snprintf(why, size, "its #! line names no interpreter");
+            return true;
+        }
+        snprintf(loader, sizeof loader, "%.*s", (int)len, name);
+        if (access(loader, F_OK) == 0)
+            return false;
+        snprintf(why, size, "its interpreter %s (named on its #! line) does not exist", loader);
+        return true;
+    }
+    if (elf_interpreter(path, loader, sizeof loader) && access(loader, F_OK) != 0) {
+        snprintf(why, size, "the dynamic loader it was linked for, %s, does not exist here (a program built for "
+                 "another system?)", loader);
+        return true;
+    }
+    return false;
+}
+
 /* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
 int cmd_run(int argc, char **argv)
 {
@@ -146,14 +214,10 @@ int cmd_run(int argc, char **argv)
             break;
         if (is_option(a, "--mode")) {
             const char *v = option_value(argc, argv, &i, "--mode");
-            if (!one_of(v, option_choices[OPT_MODE]))
-                die_not_one_of("--mode", v, option_choices[OPT_MODE]);
-            set_env("REPRISE_MODE", v);
+            set_env("REPRISE_MODE", choice_of("--mode", v, option_choices[OPT_MODE]));
         } else if (is_option(a, "--log")) {
             const char *v = option_value(argc, argv, &i, "--log");
-            if (!one_of(v, option_choices[OPT_LOG]))
-                die_not_one_of("--log", v, option_choices[OPT_LOG]);
-            set_env("REPRISE_LOG", v);
+            set_env("REPRISE_LOG", choice_of("--log", v, option_choices[OPT_LOG]));
         } else if (is_option(a, "--log-file")) {
             set_path_env("REPRISE_LOG_FILE", option_value(argc, argv, &i, "--log-file"));
         } else if (is_option(a, "--trace")) {
@@ -185,7 +249,11 @@ int cmd_run(int argc, char **argv)
     }
     execvp(argv[i], argv + i);
     int err = errno;
-    fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
+    char found[PATH_MAX], why[PATH_MAX + 128];
+    if (err == ENOENT && find_program(argv[i], found, sizeof found) && missing_interpreter(found, why, sizeof why))
+        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], why);
+    else
+        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
     /* Like a shell: 127 when the program is not found, 126 when it cannot be executed. */
     exit(err == ENOENT ? 127 : 126);
 }

@@ -10,6 +10,56 @@
 #include "reprise.h"
 #include "trace_read.h"
 
+/* The events the shim writes (its trace_event calls; tests/reprise_report.sh checks that none is missing). */
+static const char *const shim_events[] = {
+    "batch_grown",  "capture_deferred", "config",         "evicted",     "exit",           "fallback",
+    "graph_built",  "graphs_summary",   "instance_made",  "invalidated", "not_graphed",    "object_ends",
+    "path_changed", "payoff",           "period_found",   "recorded",    "region_found",   "region_summary",
+    "segmented",    "segments_ended",
+};
+
+/* Whether name is an event the shim writes. */
+static bool shim_event(const char *name)
+{
+    for (size_t i = 0; i < sizeof shim_events / sizeof shim_events[0]; i++)
+        if (strcmp(shim_events[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* What the shim begins every line with: a cut line is a prefix of it, or begins with it. */
+#define EVENT_HEAD "{\"ev\":\""
+
+/* Whether a line without its newline can be the start of one the shim wrote, cut short (a crash mid-write). */
+static bool cut_event(const char *line)
+{
+    size_t n = strlen(line), head = strlen(EVENT_HEAD);
+    return strncmp(line, EVENT_HEAD, n < head ? n : head) == 0;
+}
+
+/* Why a parsed line (NULL: not JSON) is not a trace event, into why; false if it is one. */
+static bool not_an_event(const struct json *ev, char *why, size_t size)
+{
+    if (ev == NULL) {
+        snprintf(why, size, "the line is not JSON");
+        return true;
+    }
+    if (ev->type != JSON_OBJECT) {
+        snprintf(why, size, "the line is JSON but not an object");
+        return true;
+    }
+    const struct json *name = json_get(ev, "ev");
+    if (name == NULL || name->type != JSON_STRING) {
+        snprintf(why, size, "the object has no \"ev\"");
+        return true;
+    }
+    if (!shim_event(name->string)) {
+        snprintf(why, size, "\"ev\":\"%.60s\" is not an event the shim writes", name->string);
+        return true;
+    }
+    return false;
+}
+
 /* The region an event is about (pid, tid, region), added when new. */
 static struct region_info *region_of(struct trace *t, const struct json *ev)
 {
@@ -105,17 +155,22 @@ void trace_read(const char *path, struct trace *t)
         if (len == 0 || strspn(line, " \t\r") == (size_t)len)
             continue;
         struct json *ev = json_parse(line);
-        bool is_event = ev && ev->type == JSON_OBJECT && json_str(ev, "ev", NULL) != NULL;
-        if (!is_event) {
-            /* A cut last line (the program crashed or is still writing) ends the trace; anything else is an error. */
-            int next = fgetc(f);
-            if (next == EOF && !ferror(f)) {
-                json_free(ev);
+        char why[128];
+        if (not_an_event(ev, why, sizeof why)) {
+            /* A cut last line (the program crashed or is still writing: no newline, and what there is begins as the
+               shim's lines do) ends the trace; anything else is an error. */
+            json_free(ev);
+            if (!complete && ev == NULL && cut_event(line) && fgetc(f) == EOF && !ferror(f)) {
                 t->truncated = true;
                 t->truncated_line = number;
                 break;
             }
-            die("%s:%u: not a reprise trace event (one JSON object with \"ev\" a line expected)", path, number);
+            if (t->count == 0)
+                die("%s:%u: not a reprise trace: %s (the shim writes one JSON object a line, each with \"ev\", the "
+                    "event's name)",
+                    path, number, why);
+            die("%s:%u: not a reprise trace event: %s (one JSON object with \"ev\" a line expected)", path, number,
+                why);
         }
         if (!complete) {
             /* Whole but without its newline: the write was cut just before it. */
