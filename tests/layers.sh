@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Dependencies run one way: every `#include "..."` of shim/ and policy/ names a header of
 # the including file's own layer or of a lower one, as tools/layers.txt assigns them; the two
 # front doors (same rank) do not include each other.  Needs no build: it reads the sources.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## The reprise command (tools/reprise/): run a program with the shim,
 ## check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
