@@ -13,6 +13,7 @@ TAG='SPDX-License-Identifier: MIT'
 EXCEPTIONS='
 *.md                            documentation: README.md, docs/
 LICENSE                         the licence itself
+NEWS                            the release notes
 .gitignore                      the list of what builds generate
 docs/bench/*                    measurements: tables, JSON and plots
 tests/standin/expected/*.out    programs'"'"' outputs recorded on a GPU, compared byte for byte
