@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every test kernel in one translation unit, for `make gpu-programs`'
  * kernels/all_kernels.fatbin: the module the driver-only scenarios load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_add_step: y[i] = y[i] + s * (float)(step + i % 3) (GPU version; -fmad=false). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_apply_coef: y[i] = y[i] * k_coef[i % 4] (GPU version); defines k_coef. */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_axpy: y[i] = a * x[i] + y[i] (GPU version; built with -fmad=false). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_big_arg: y[i] = y[i] * 0.5f + t.w[i % K_BIG_ARG_WORDS], t a 4000-byte by-value argument (GPU version; -fmad=false). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_combine: c[i] = a[i] * b[i] + a[i] (GPU version; -fmad=false). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_empty: does nothing (GPU version). */
 #include "kernels.h"
 

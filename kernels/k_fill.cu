@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_fill: y[i] = v (GPU version; CPU twin in cpu/k_fill.c). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_poke: *p = v from thread 0 of block 0 (GPU version); a bad p faults. */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * k_reduce_sum: out[0] = sum of x[0..n), in a fixed order (GPU version).
  * Block 0 only: thread t adds x[t], x[t + nt], ... left to right, then a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_scale: y[i] = y[i] * a (GPU version). */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernels/kernels.h: the test kernels, declared once for both builds.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## GPU programs and GPU tests (issue 2's evidence on a real GPU).
 ##
 ## `make gpu-programs` builds the standalone CUDA programs of kernels/apps/

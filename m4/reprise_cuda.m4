@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # REPRISE_CHECK_CUDA
 # ------------------
 # Finds the CUDA Toolkit headers (never its libraries: the shim reaches the

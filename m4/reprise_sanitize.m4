@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # REPRISE_SANITIZERS
 # ------------------
 # --enable-asan (AddressSanitizer and UndefinedBehaviorSanitizer) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a program did, counted by kind of activity (no CUDA types here). */
 #ifndef REPRISE_ACTIVITY_H
 #define REPRISE_ACTIVITY_H

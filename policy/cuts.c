@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a thread's calls are cut into graph launches: sync-free batches that grow, segments for a slow host. */
 #include "config.h"
 

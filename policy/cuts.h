@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a thread's calls are cut into graph launches: a sync-free loop's growing batches, a slow host's segments. */
 #ifndef REPRISE_CUTS_H
 #define REPRISE_CUTS_H

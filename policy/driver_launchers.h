@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA libraries known to launch through the driver API (cuGetProcAddress); the shim sees them through its wrappers. */
 #ifndef REPRISE_DRIVER_LAUNCHERS_H
 #define REPRISE_DRIVER_LAUNCHERS_H

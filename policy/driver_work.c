@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which CUDA driver functions submit, wait for or query stream work. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which CUDA driver functions submit, wait for or query stream work: the ones that must not go unseen. */
 #ifndef REPRISE_DRIVER_WORK_H
 #define REPRISE_DRIVER_WORK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* REPRISE_* options: the table, parsing from the environment, formatting. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* REPRISE_* options: the table, the parsed values and their diagnostics. */
 #ifndef REPRISE_OPTIONS_H
 #define REPRISE_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The user's comma-separated lists, and matching names against shell patterns (REPRISE_EXCLUDE_KERNELS). */
 #include "config.h"
 

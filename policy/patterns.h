@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The user's comma-separated lists, and matching names against shell patterns (REPRISE_EXCLUDE_KERNELS). */
 #ifndef REPRISE_PATTERNS_H
 #define REPRISE_PATTERNS_H

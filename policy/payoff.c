@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether a region's graph pays: an interleaved trial of timed occurrences, decided by medians. */
 #include "config.h"
 

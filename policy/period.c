@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding the period of a call stream that never synchronises. */
 #include "config.h"
 

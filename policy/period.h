@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding the period of a call stream that never synchronises. */
 #ifndef REPRISE_PERIOD_H
 #define REPRISE_PERIOD_H

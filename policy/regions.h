@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known regions: sequences of calls seen between boundaries, and what to do with each. */
 #ifndef REPRISE_REGIONS_H
 #define REPRISE_REGIONS_H

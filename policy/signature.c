@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A call's signature: what must be the same for two calls to be the same graph node. */
 #include "config.h"
 

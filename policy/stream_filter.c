@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which streams the user never wants graphed (REPRISE_EXCLUDE_STREAMS). */
 #include "config.h"
 

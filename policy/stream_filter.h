@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which streams the user never wants graphed (REPRISE_EXCLUDE_STREAMS). */
 #ifndef REPRISE_STREAM_FILTER_H
 #define REPRISE_STREAM_FILTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Did you mean ...?" for misspelt names. */
 #include "config.h"
 

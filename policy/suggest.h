@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Did you mean ...?" for misspelt names. */
 #ifndef REPRISE_SUGGEST_H
 #define REPRISE_SUGGEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing of option values: booleans, enumerations, integers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing of option values: booleans, enumerations, integers. */
 #ifndef REPRISE_VALUES_H
 #define REPRISE_VALUES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What kind of program this was, from what observe mode counted. */
 #include "config.h"
 

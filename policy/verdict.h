@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What kind of program this was, from what observe mode counted. */
 #ifndef REPRISE_VERDICT_H
 #define REPRISE_VERDICT_H

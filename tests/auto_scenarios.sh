@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Auto mode against the stand-in: every scenario program, preloaded with
 # REPRISE_MODE=auto, prints exactly what the H200 printed without the shim
 # (tests/standin/expected/NAME.out), for several scheduler seeds; and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The ceiling (observe mode): the share of the host time between syncs spent
 # inside the calls a graph would remove, in the exit summary's log line, the
 # trace's exit event and `reprise report`.  On the stand-in, whose calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal assertion kit for reprise's C tests: failures are counted and printed, main returns check_result(). */
 #ifndef REPRISE_CHECK_H
 #define REPRISE_CHECK_H

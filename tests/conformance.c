@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/conformance.c: the runtime rules the reprise shim depends on, each
  * call printed with the error NAME it returned and the last error after it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library whose constructor calls the runtime before main, as CUDA libraries and PyTorch do. */
 #include "config.h"
 

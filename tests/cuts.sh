@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where calls are cut into graph launches (issue 14, items 4 and 5), on the
 # stand-in.  Every run prints what the program prints without the shim.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # REPRISE_* variables read by the preloaded shim: warnings, typos, strict
 # mode, the configuration line, the log file and its fallback.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fast_path.c: what the fast path of a held-back launch
  * (shim/engine/engine_fast.h) must leave to the engine, on the CPU stand-in;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The fast path of a held-back launch (shim/engine/engine_fast.h) takes only what
 # the engine would hold back the same way.  tests/fast_path prints the same
 # without the shim and under auto:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every hooked function, called through the shim in off and observe mode,
 # reaches the runtime with the same arguments and returns the runtime's code
 # unchanged; observe counts each call exactly once.  (auto holds calls back

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Hand-overs (issue 15, item 1): tests/scenarios/handover has two host
 # threads take turns on one stream in four phases (a relay whose producer
 # never synchronises, a training step whose producer issues more once the

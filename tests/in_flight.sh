@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Calls in flight (issue 15, item 2; shim/engine/engine_in_flight.c): while
 # several threads call CUDA, each marks the call it forwards until it
 # returns, and another thread's robust-path capture does not begin on what

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Initialisation: calls from another library's constructor before main,
 # many threads at once, and a program whose runtime lacks the functions.
 . "${top_srcdir:-.}/tests/lib.sh"

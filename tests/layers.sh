@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Dependencies run one way: every `#include "..."` of shim/ and policy/ names a header of
 # the including file's own layer or of a lower one, as tools/layers.txt assigns them to the
 # shim's folders, and every call from one of the shim's objects to a function another

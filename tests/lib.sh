@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the shell tests: where things are, and small assertions.
 # Automake's test driver sets top_builddir and top_srcdir (Makefile.am).
 : "${top_builddir:=.}" "${top_srcdir:=.}"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The library needs libdl, pthread and libc only (never libcudart), binds
 # no symbol of any other library at link level (a CUDA function bound so
 # kills a process whose runtime is loaded privately, as JAX's plugin loads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## Tests that need no GPU: unit tests of policy/ and the log, and the shim
 ## preloaded into programs linked against a fake runtime.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's table of options is the one generated from policy/options.def.
 . "${top_srcdir:-.}/tests/lib.sh"
 "$top_builddir/tools/options_doc" > "$WORK/generated"

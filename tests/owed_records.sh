@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Program events recorded inside a fast-path graph with no node (issue 14,
 # item 3; docs/design.md, "Events in a fast-path graph"): after each replay
 # the events a region records are owed a record after the graph, made only

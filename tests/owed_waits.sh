@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The cross-stream waits around a fast-path graph's launches (issue 14,
 # item 3; docs/design.md, "Streams in a fast-path graph"): after a replay the
 # forked streams owe a wait on the graph, made only before something next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/report.h: output helpers shared by the scenario programs and the
  * conformance program. Everything printed is a checksum, a count or an

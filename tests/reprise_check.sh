@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `reprise check`: a dynamically linked runtime (the stand-in), a statically
 # linked one (a program defining the runtime's functions itself), no CUDA at
 # all, a driver-API library, and bad input.

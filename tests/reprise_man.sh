@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The manual pages: every REPRISE_* option of policy/options.def is in
 # reprise(7), every trace event in both, and reprise --help names the commands.
 . "${top_srcdir:-.}/tests/lib.sh"

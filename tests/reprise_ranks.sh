@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Ranks (issue 16): RANK / LOCAL_RANK / WORLD_SIZE in the log's prefix and the trace's config event, a bad
 # value warned about, %r in paths, `reprise run` giving each process of a launcher its own trace, and
 # `reprise report TRACE...`: one table for the job, the ranks whose decisions differ, one Chrome timeline.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `reprise report`: a summary per region of a real trace, a trace cut
 # mid-line, bad files, and the Chrome trace timeline.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `reprise run`: the shim preloaded (prepended to LD_PRELOAD), options set as
 # REPRISE_* variables, and the program's status, signals and streams passed through.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The sanitizers' options for the tests of a sanitizer build (configure --enable-asan or --enable-tsan),
 # sourced before each test by Makefile.am's AM_TESTS_ENVIRONMENT; nothing in a plain build.  Every report
 # ends its process with a non-zero status.  With SANITIZER_LOG_DIR set (tools/sanitize-check), ASan's,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks that a runtime call made from another library's constructor went through. */
 #include "config.h"
 

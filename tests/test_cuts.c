@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of where calls are cut into graph launches: paces, stretches, sync-free batches, segments. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit test of the driver table (shim/base/driver_hooks.def) and the work families (policy/driver_work.c). */
 #include "config.h"
 

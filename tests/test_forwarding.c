@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Calls every hooked function once with distinctive arguments and checks that
  * the fake runtime behind the shim received exactly those arguments and that

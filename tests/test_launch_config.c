@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* In auto mode the shim keeps the <<<>>> call configuration itself: pops return the pushes in LIFO order, and the runtime sees none of them until its stack is full. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the log and trace: line format, one write per line, file fallback, %p, JSON events. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program with no CUDA runtime at all: the shim's wrappers must return an error, log once, and never call NULL. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of REPRISE_* parsing: values, bad values, typos, empty values, formatting. */
 #include "config.h"
 

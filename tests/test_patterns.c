@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of REPRISE_EXCLUDE_KERNELS matching and of splitting the user's lists. */
 #include "config.h"
 

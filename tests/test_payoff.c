@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the payoff trial (graph against passing through): turns, medians, the margin, restarts. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the period detector for sync-free loops. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the region table: learning, candidates, back-off, eviction. */
 #include "config.h"
 

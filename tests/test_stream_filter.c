@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of REPRISE_EXCLUDE_STREAMS: parsing and matching. */
 #include "config.h"
 

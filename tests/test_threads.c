@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Several threads call the runtime at once, each on its own stream; the shim's counts must be exact. */
 #include "config.h"
 

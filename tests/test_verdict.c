@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the exit summary's description of a program. */
 #include "config.h"
 

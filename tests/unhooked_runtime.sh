@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A runtime function the shim does not hook, whose work the runtime makes
 # through the driver (shim/driver_door/driver.c, RUNTIME_UNHOOKED_CALL):
 # tests/scenarios/unhooked_copy puts a cudaMemcpyBatchAsync between the

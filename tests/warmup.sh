@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Warm-ups that never repeat cost nothing (issue 24, item 3): a region is recorded from its third sighting,
 # and its graph built only when a second occurrence is recorded whole (the fourth).  launch_loop's region
 # (3 launches; its first iteration, with the fills, is another) seen exactly three times (a JIT's warm-up,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """host_cpus: which of this machine's CPUs run host code at full speed, to pin benchmarks to them.
 
     python3 tools/host_cpus.py [--want N]     prints each CPU's time and the chosen list

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Prints the REPRISE_* options table as Markdown, from policy/options.def. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bad_launch: errors made on purpose, each one that the runtime reports
  * without damaging the context (no sticky errors such as an illegal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_loop: the launch-bound loop of issue 4's speed target.  Each
  * iteration launches KERNELS small kernels (axpy over N floats, alternating

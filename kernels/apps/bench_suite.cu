@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_suite: the workloads of issue 5's benchmark suite in one program.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cg_blas: the shape of a conjugate-gradient solver, where libraries launch
  * most of the work (issue 12, case 2).  It solves A x = b for A the 1-D

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernels/apps/common.h: what the GPU test programs share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * launch_api: the work of launch_loop (same kernels, same arguments, same
  * order, so the same checksums), launched through the runtime's launch

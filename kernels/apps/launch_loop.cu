@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * launch_loop: LOOP_ITERS iterations of LOOP_KERNELS small kernels launched
  * with <<<>>> (which CUDA 13 compiles to __cudaLaunchKernel) on the default

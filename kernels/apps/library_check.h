@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Status checks for the programs that call cuBLAS and cuSPARSE (cg_blas,
  * pcg_ilu): a failing call is named with its line and the iteration it was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lt_gemm: a loop of cuBLASLt GEMMs (bf16 in and out, fp32 accumulation)
  * interleaved with the program's own kernels, one sync an iteration: the

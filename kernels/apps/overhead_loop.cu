@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * overhead_loop: what one eager <<<>>> launch costs the host.
  *

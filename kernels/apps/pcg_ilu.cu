@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pcg_ilu: a preconditioned conjugate-gradient solver written as CUDA's own
  * samples and many applications write one (a member of the zoo,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * two_streams: copies and kernels on two non-blocking streams, ordered by
  * events.  Each iteration: s1 copies a chunk of pinned host input to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unhooked_calls: runtime functions the shim does not hook, between the
  * launches of a loop.  The runtime makes their work through the driver,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernels/cpu/cpu_kernel.h: helpers for writing CPU twins of the kernels.
  *

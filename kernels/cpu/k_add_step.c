@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_add_step: CPU twin of kernels/k_add_step.cu (-ffp-contract=off). */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_apply_coef: CPU twin of kernels/k_apply_coef.cu; defines k_coef. */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_axpy: CPU twin of kernels/k_axpy.cu (built with -ffp-contract=off). */
 #include "cpu_kernel.h"
 

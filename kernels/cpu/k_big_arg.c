@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_big_arg: CPU twin of kernels/k_big_arg.cu (-ffp-contract=off); the table comes by value, as on the GPU. */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_combine: CPU twin of kernels/k_combine.cu (-ffp-contract=off). */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_empty: CPU twin of kernels/k_empty.cu. */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_fill: CPU twin of kernels/k_fill.cu. */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * k_poke: CPU twin of kernels/k_poke.cu. Where the GPU would take an
  * illegal-address fault, the twin asks the stand-in whether p is device

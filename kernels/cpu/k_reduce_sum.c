@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * k_reduce_sum: CPU twin of kernels/k_reduce_sum.cu. The three phases
  * between __syncthreads() are three passes over the threads, adding in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* k_scale: CPU twin of kernels/k_scale.cu. */
 #include "cpu_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Measures the CUDA calls an automatic-graph engine would lean on, on the GPU
 // at hand: the per-call cost of asking about a capture (a tripwire check),
 // of an empty capture per iteration, of patching kernel nodes, and whether a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the timed PyTorch workloads share: arguments, the torch check, the report.
 
 Each workload is run as `python3 kernels/torch/NAME.py [eager|graph] [ITERS]`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """cnn_train: training steps of a small convolutional network with a fused AdamW, one sync a step.
 
     python3 kernels/torch/cnn_train.py [eager|graph] [ITERS]      (default eager 200)

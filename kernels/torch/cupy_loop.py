@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """cupy_loop: a CuPy loop of tiny elementwise kernels, one host read per iteration.
 
     python3 kernels/torch/cupy_loop.py [eager|graph] [ITERS]      (default eager 200)

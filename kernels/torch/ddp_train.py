@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ddp_train: DistributedDataParallel training of a small MLP, one process per rank.
 
     torchrun --standalone --nproc-per-node=N kernels/torch/ddp_train.py [ITERS] [OUTDIR]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """mlp_infer: small MLP inference at batch 1, one host sync per iteration.
 
     python3 kernels/torch/mlp_infer.py [eager|graph] [ITERS]      (default eager 200)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """mlp_train: training steps of a small MLP with a fused Adam, one sync a step.
 
     python3 kernels/torch/mlp_train.py [eager|graph] [ITERS]      (default eager 200)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """nccl_single: training steps with torch.distributed's NCCL backend, world size 1.
 
     python3 kernels/torch/nccl_single.py [eager|graph] [ITERS]      (default eager 200)

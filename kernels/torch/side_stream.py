@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """side_stream: an eager MLP on a stream of its own, with cuBLAS GEMMs inside each iteration.
 
     python3 kernels/torch/side_stream.py [eager] [ITERS]      (default eager 120)

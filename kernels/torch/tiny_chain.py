@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tiny_chain: tiny_ops.py's chain of tiny elementwise ops, timed.
 
     python3 kernels/torch/tiny_chain.py [eager|graph] [ITERS]     (default eager 200)

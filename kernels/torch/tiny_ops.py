@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tiny_ops: an unmodified eager PyTorch program made of tiny kernels.
 
 Each of ITERS iterations runs a chain of OPS tiny elementwise operations on a

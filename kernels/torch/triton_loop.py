@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """triton_loop: a loop of Triton kernels on a small tensor, one sync per iteration.
 
     python3 kernels/torch/triton_loop.py [eager|graph] [ITERS]      (default eager 200)

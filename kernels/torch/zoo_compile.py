@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """zoo_compile: torch.compile of a small transformer, inference steps, one host read each.
 
     python3 kernels/torch/zoo_compile.py [default|reduce-overhead] [STEPS]      (default: default 40)

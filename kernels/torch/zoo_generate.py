@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """zoo_generate: Hugging Face generate() on a small randomly initialised Llama, greedy, batch 1.
 
     python3 kernels/torch/zoo_generate.py [static|static_eager|dynamic] [CALLS]      (default: static 3)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """zoo_jax: JAX on the GPU, op by op (eager) and jitted: 60 jnp operations an iteration.
 
     python3 kernels/torch/zoo_jax.py [eager|jit] [ITERS]      (default: eager 50, jit 200)

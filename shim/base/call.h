@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One intercepted call, described for the engine: which function, on which stream, with what. */
 #ifndef REPRISE_CALL_H
 #define REPRISE_CALL_H

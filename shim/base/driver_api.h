@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA driver API header, made fit to define driver_hooks.def's exported names. */
 #ifndef REPRISE_DRIVER_API_H
 #define REPRISE_DRIVER_API_H

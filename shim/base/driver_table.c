@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The wrapped driver functions' names and kinds, from driver_hooks.def. */
 #include "config.h"
 

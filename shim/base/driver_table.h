@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The wrapped driver functions' ids, names and kinds, from driver_hooks.def (no CUDA header needed). */
 #ifndef REPRISE_DRIVER_TABLE_H
 #define REPRISE_DRIVER_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of hooked functions' names and kinds. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hooked functions as C declarations, ids and kinds, all from hooks.def. */
 #ifndef REPRISE_HOOKS_H
 #define REPRISE_HOOKS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How many objects the dynamic linker has loaded and unloaded: a cheap "did anything change since?". */
 #define _GNU_SOURCE
 #include "config.h"

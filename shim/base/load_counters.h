@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How many objects the dynamic linker has loaded and unloaded: a cheap "did anything change since?". */
 #ifndef REPRISE_LOAD_COUNTERS_H
 #define REPRISE_LOAD_COUNTERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glibc's own dlsym, found without calling dlsym (the shim's would answer): for whoever looks names up. */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shim's global state: the options and the mode, set once by init.c and read by every layer. */
 #include "config.h"
 

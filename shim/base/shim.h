@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The shim's global state: configuration (shim.c) and initialisation
  * (init.c).  shim_init_slow is the one call that runs up the layers: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Keeping the program's view of cudaGetLastError true while the shim makes calls of its own. */
 #include "config.h"
 

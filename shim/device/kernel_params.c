@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Each kernel's driver function and parameter layout, asked of libcuda once and cached. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Each kernel's driver function and parameter layout, asked of libcuda once and cached. */
 #ifndef REPRISE_KERNEL_PARAMS_H
 #define REPRISE_KERNEL_PARAMS_H

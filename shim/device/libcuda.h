@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The real libcuda, found by name: the wrapped functions (driver_hooks.def) and the back end's own (device.def). */
 #ifndef REPRISE_LIBCUDA_H
 #define REPRISE_LIBCUDA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Program events recorded inside a fast-path graph: recorded after its launch only when something next observes them. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Waits that streams owe a graph launched on another stream: made only when something next reaches them. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The program's own CUDA runtime functions, found with dlsym. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls held back or recorded by the engine: their descriptions and argument bytes. */
 #ifndef REPRISE_RECORD_H
 #define REPRISE_RECORD_H

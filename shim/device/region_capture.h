@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The robust path: a region re-captured from the program's own calls each time, applied with cudaGraphExecUpdate. */
 #ifndef REPRISE_REGION_CAPTURE_H
 #define REPRISE_REGION_CAPTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A region's executable graph: built from one recorded occurrence, patched and launched for the next ones. */
 #ifndef REPRISE_REGION_GRAPH_H
 #define REPRISE_REGION_GRAPH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calling the program's own runtime from inside the shim: the unhooked functions. */
 #include "config.h"
 

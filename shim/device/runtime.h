@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calling the program's own runtime from inside the shim: hooked and unhooked functions alike. */
 #ifndef REPRISE_RUNTIME_H
 #define REPRISE_RUNTIME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the driver says a stream is: its kind (legacy, per-thread, blocking or not), priority and id. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ordering a group of streams around their first one with the shim's own events, which the program never sees. */
 #include "config.h"
 

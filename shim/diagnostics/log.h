@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The diagnostic log: one line per message, one write(2) per line. */
 #ifndef REPRISE_LOG_H
 #define REPRISE_LOG_H

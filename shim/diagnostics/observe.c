@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting what passes through: per function and per stream. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting what passes through: per function and per stream. */
 #ifndef REPRISE_OBSERVE_H
 #define REPRISE_OBSERVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files named by the user: REPRISE_LOG_FILE and REPRISE_TRACE. */
 #ifndef REPRISE_OUTPUT_FILE_H
 #define REPRISE_OUTPUT_FILE_H

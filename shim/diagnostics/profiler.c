@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether a profiler is attached to the process (Nsight Systems, Nsight Compute: the tools inject themselves through the environment). */
 #define _GNU_SOURCE
 #include "config.h"

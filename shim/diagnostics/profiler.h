@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether a profiler is attached to the process (Nsight Systems, Nsight Compute). */
 #ifndef REPRISE_PROFILER_H
 #define REPRISE_PROFILER_H

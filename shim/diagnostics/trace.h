@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace: machine-readable events, one JSON object per line (REPRISE_TRACE). */
 #ifndef REPRISE_TRACE_H
 #define REPRISE_TRACE_H

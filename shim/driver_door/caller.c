@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Who made a driver call: the text ranges of the interposed runtime, libcuda and the shim. */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Who made a driver call: the interposed runtime, libcuda or the shim (seen already), or someone else. */
 #ifndef REPRISE_CALLER_H
 #define REPRISE_CALLER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which object made a driver call, as far as the engine cares: a communication library (NCCL, NVSHMEM) or not. */
 #define _GNU_SOURCE
 #include "config.h"

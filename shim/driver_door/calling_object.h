@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which object made a driver call, as far as the engine cares: a communication library (NCCL, NVSHMEM) or not. */
 #ifndef REPRISE_CALLING_OBJECT_H
 #define REPRISE_CALLING_OBJECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dlsym, interposed: asking libcuda for cuGetProcAddress or a wrapped driver function gets the shim's. */
 #ifndef REPRISE_DLSYM_H
 #define REPRISE_DLSYM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The driver API, seen: wrappers for driver_hooks.def, handed out by cuGetProcAddress and dlsym. */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The driver API, seen: wrappers for driver_hooks.def, handed out by cuGetProcAddress and dlsym. */
 #ifndef REPRISE_DRIVER_H
 #define REPRISE_DRIVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cudaGetDriverEntryPoint(ByVersion), hooked: a driver function the runtime hands a library is the shim's wrapper. */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Driver calls from outside the interposed runtime: counted in observe mode, boundaries in auto mode. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether work the shim cannot see may reach the GPU: driver entry points that escape its wrappers. */
 #ifndef REPRISE_HIDDEN_WORK_H
 #define REPRISE_HIDDEN_WORK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Automatic graphs: follows each thread's calls, replays known regions as graphs, falls back safely. */
 #ifndef REPRISE_ENGINE_H
 #define REPRISE_ENGINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine at exit: every thread's held-back work submitted, each region's counts summarised. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Falling back: held-back work submitted one by one in the program's order, and the errors that owes the program. */
 #include "config.h"
 

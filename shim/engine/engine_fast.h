@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The common case of a held-back launch, inline in the front doors' wrappers: one test on the thread's tracker. */
 #ifndef REPRISE_ENGINE_FAST_H
 #define REPRISE_ENGINE_FAST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Driver calls the runtime did not make: taken into the thread's region, or a boundary for all held-back work. */
 #include "config.h"
 

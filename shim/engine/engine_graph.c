@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fast path's graphs: built from a recorded occurrence, kept (or evicted), launched with their nodes patched. */
 #include "config.h"
 

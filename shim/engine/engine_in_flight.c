@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Calls in flight: while several host threads make CUDA calls, each marks
  * the call it is forwarding, from before it looks at other threads' work

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's insides, shared by its files (engine_*.c): the per-thread tracker and what the files call of each other. */
 #ifndef REPRISE_ENGINE_INTERNAL_H
 #define REPRISE_ENGINE_INTERNAL_H

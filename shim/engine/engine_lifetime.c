@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ends of what graphs and held-back calls refer to (modules, libraries, contexts, streams, events), before they happen. */
 #include "config.h"
 

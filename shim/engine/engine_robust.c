@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The robust path: a region's calls forwarded into a capture of its streams, and the capture ended, updated and launched. */
 #include "config.h"
 

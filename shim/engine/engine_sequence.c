@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A sequence's start and end: which region it follows, and at its end launch, build or learn; where calls are cut. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Other threads' held-back work: what a call could be ordered against, hand-overs of a stream between threads, work moved onto the legacy stream. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's per-thread trackers: its options, each thread's tracker and the registry of them all. */
 #include "config.h"
 

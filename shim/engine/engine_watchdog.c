@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The watchdog's round: held-back work nothing was added to since the last round is submitted. */
 #include "config.h"
 

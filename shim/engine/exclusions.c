@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the user keeps out of graphs: kernels by name, streams by kind, priority or id (REPRISE_EXCLUDE_*). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether a graph pays, as the engine finds out: times occurrences of regions on trial and acts on the verdicts. */
 #ifndef REPRISE_GRAPH_TRIAL_H
 #define REPRISE_GRAPH_TRIAL_H

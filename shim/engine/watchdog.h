@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bounds deferral: a thread that submits held-back work nothing was added to for REPRISE_DEFERRAL_TIMEOUT_US. */
 #ifndef REPRISE_WATCHDOG_H
 #define REPRISE_WATCHDOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Initialisation and shutdown: options, log, trace, exit summary. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The exit summary: in the log for people, as an event in the trace. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The <<<>>> call configuration, kept by the shim in auto mode instead of the runtime (see launch_config.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The <<<>>> call configuration, kept by the shim in auto mode instead of the runtime. */
 #ifndef REPRISE_LAUNCH_CONFIG_H
 #define REPRISE_LAUNCH_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The exported wrappers, one per line of hooks.def: initialise, count (and time), hand to the engine, forward. */
 #include "config.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/bench/held_back_loop (bench_loop on the stand-in), launched through
 # cudaLaunchKernel, as <<<>>> compiles (push, pop, __cudaLaunchKernel) and
 # through cuLaunchKernel and cuStreamSynchronize (the driver's front door):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/bench/held_back_loop.c: kernels/apps/bench_loop.cu on the CPU
  * stand-in, to count what a held-back call costs the shim (callgrind;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The randomized differential test (issue 4).  For seeds 1..N (N=1000, or
 # FUZZ_SEEDS), tests/fuzz/random_program SEED generates and runs a
 # race-free CUDA program against the stand-in three ways:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The driver door's checks, shared by tests/fuzz/differential.sh and threads_differential.sh (sourced):
 # the shim saw the driver calls of every seed that made some, and replayed them.  Reads $WORK/door.*
 # (one line per seed: seed, driver calls, driver-only, foreign calls seen, replays, replays of 8+ calls)

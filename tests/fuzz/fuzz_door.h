@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_door.h: the two doors of the random program generators
  * (random_program.c, random_threads.c). Every operation that the driver

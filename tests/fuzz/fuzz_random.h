@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_random.h: what the random program generators share (one
  * translation unit each): a seeded splitmix64 generator, never rand(), so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_stress.h: what the stress kinds (issue 12) of the random
  * program generators (random_program.c, random_threads.c) run alike, apart

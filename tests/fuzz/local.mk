@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## The randomized differential test (issue 4): tests/fuzz/random_program
 ## generates a race-free CUDA program per seed; tests/fuzz/differential.sh runs
 ## it against the stand-in without the shim, with REPRISE_MODE=off and with

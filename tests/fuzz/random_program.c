@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/random_program.c: a random CUDA program per seed, for the
  * differential test (tests/fuzz/differential.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/random_threads.c: a random multi-threaded CUDA program per
  * seed, for the multi-threaded differential test

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The multi-threaded differential test.  For seeds 1..N (N=300, or
 # FUZZ_THREAD_SEEDS), tests/fuzz/random_threads SEED generates and runs a
 # race-free program of 2..3 host threads that hand buffers to each other,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, auto mode gives the same results as no graphing at all: each
 # scenario program of tests/scenarios (built for the GPU as
 # tests/scenarios/NAME.gpu, make gpu-programs) runs with REPRISE_MODE=off and

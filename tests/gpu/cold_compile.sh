@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # HF generate() with a static cache and its automatic compile, each process compiling from cold (its own
 # empty Inductor and Triton caches: the compile warm-up, autotuning included, runs under the shim, as in a
 # user's first run), without the shim and under each libreprise.so given (NAME=PATH ...), all at once.

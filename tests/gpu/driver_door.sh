@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, the shim's driver front door: programs built with nvcc's
 # default static CUDA runtime (kernels/apps/NAME.static, make gpu-programs),
 # whose work reaches the shim only through libcuda's driver API, run without

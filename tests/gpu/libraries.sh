@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, the workloads of libraries that launch through the driver
 # API (the shim's driver front door): kernels/torch/cupy_loop.py (CuPy),
 # triton_loop.py (Triton), mlp_infer.py (PyTorch MLP at batch 1, GEMMs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, issue 12's two programs (kernels/apps/, make gpu-programs)
 # run without the shim, then preloaded with REPRISE_MODE=off, auto, and auto
 # with REPRISE_REPLAY=robust (each with REPRISE_LOG=info, the log and a trace

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, the shim is invisible to real CUDA programs: each program of
 # kernels/apps/ (make gpu-programs) runs without the shim, then preloaded with
 # REPRISE_MODE=off, observe and auto; its stdout (checksums, error codes,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs the conformance program and every scenario both ways, on a GPU
 # (the nvcc builds, NAME.gpu) and on the CPU stand-in, and diffs the outputs.
 #

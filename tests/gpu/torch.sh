@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, the shim is invisible to an unmodified eager PyTorch program
 # (kernels/torch/tiny_ops.py): run without the shim, then preloaded with
 # REPRISE_MODE=off, observe and auto, its stdout (checksums) and exit status

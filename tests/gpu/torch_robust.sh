@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, an eager PyTorch program whose regions hold a library's
 # driver-API work: kernels/torch/side_stream.py runs an MLP (cuBLAS GEMMs,
 # launched through the driver API) on a non-blocking stream, .item() ending

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, issue 16: the shim under torchrun, one shim per rank.
 # kernels/torch/ddp_train.py (DistributedDataParallel training of a small
 # MLP) runs as a job of two ranks started by torchrun (python3 -m

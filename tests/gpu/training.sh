@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, issue 15: PyTorch training steps, whose backward pass runs
 # on autograd's device thread. kernels/torch/mlp_train.py (an MLP, fused
 # Adam) and cnn_train.py (two convolutions and a Linear, fused AdamW) run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # On a real GPU, runtime functions the shim does not hook, between a loop's
 # launches (kernels/apps/unhooked_calls.gpu, make gpu-programs: 2D copies
 # to and from a CUDA array, a managed-memory prefetch, an allocation from a

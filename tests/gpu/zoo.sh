@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The zoo (issue 24, item 6): outside programs, unmodified, on a real GPU.
 #
 #     bash tests/gpu/zoo.sh [BUILD_DIR]          (from the repository root; default: $top_builddir, else build)

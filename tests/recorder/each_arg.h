@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FOR_EACH over the parameters and arguments of a hooks.def line, for generated tests. */
 #ifndef REPRISE_EACH_ARG_H
 #define REPRISE_EACH_ARG_H

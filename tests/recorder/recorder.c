@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A fake CUDA runtime for the forwarding test: every hooked function records a hash of its arguments and returns a code of its own. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The forwarding test's fake runtime: what it recorded. */
 #ifndef REPRISE_RECORDER_H
 #define REPRISE_RECORDER_H

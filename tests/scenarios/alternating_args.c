@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alternating_args: pointer arguments swap between two buffers every
  * iteration and a scalar changes every iteration, so a graph replayed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * capture_status: the program asks, in the middle of each iteration, whether
  * its stream is capturing (PyTorch does, and changes what it does when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cg_library: the shape of a conjugate-gradient solver (issue 12, case 2):
  * the program's own one-thread kernels and a library's level-1 routines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* d2h_each: every iteration ends with a synchronous device-to-host copy. */
 #include "scenario.h"
 

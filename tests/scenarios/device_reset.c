@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * device_reset: a program that calls cudaDeviceReset (issue 24, case 2), as
  * CUDA's samples and many tests do before returning from main.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * device_reset_driver: device_reset through the driver door (issue 24,
  * case 2), a program written against the driver API only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_library: runtime launches around a library's launch through the
  * driver API (tests/standin/fakeblas.c, as cuBLAS does it) on the same

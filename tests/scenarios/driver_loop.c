@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_loop: an iterative loop written against the driver API only (as a
  * program built with the static CUDA runtime reaches the GPU): 20 launches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_mixed: driver_loop's shape with everything else a driver-only
  * program does between two synchronisations: launches in the `extra` form

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/scenarios/driver_scenario.h: helpers of the driver-only scenarios
  * (driver_loop, driver_mixed), programs that use nothing but the driver API,

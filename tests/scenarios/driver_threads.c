@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_threads: one thread's runtime launches on a blocking stream, then
  * another thread's library launch through the driver API on the legacy

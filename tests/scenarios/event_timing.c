@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event_timing: an event pair timed inside the loop. The elapsed time is
  * printed only as "non-negative", never as a value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fork_join: three non-blocking streams per iteration: s0 forks to s1 and
  * s2 through an event, each side computes from s0's output, s0 waits for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handover: two host threads take turns on one stream, as PyTorch's
  * training step does (the forward pass and the optimizer on the program's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host_flag_wait: the host waits for the GPU through mapped pinned memory
  * (issue 12, case 1). Each iteration launches 5 small kernels on a

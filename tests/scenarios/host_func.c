@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host_func: a host function in the loop reads what the stream copied to
  * pinned memory just before it, and folds it into a host-side checksum.

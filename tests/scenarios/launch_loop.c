@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* launch_loop: the same kernels every iteration, one stream, a sync per iteration. */
 #include "scenario.h"
 

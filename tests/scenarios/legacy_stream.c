@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * legacy_stream: work on the legacy default stream (0) mixed with a
  * blocking stream, ordered only by the legacy stream's implicit barriers.

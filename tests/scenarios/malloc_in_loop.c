@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * malloc_in_loop: every fourth iteration frees and allocates a new
  * temporary buffer, so a kernel argument points somewhere new.

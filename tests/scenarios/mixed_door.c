@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mixed_door: a program's runtime launches (cudaLaunchKernel) and a
  * library's driver launches (a cuLaunchKernel obtained with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * module_unload: a program that loads its kernels at run time, as Triton,
  * XLA or torch.compile do, and unloads and loads them again while it runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * own_graph: the program captures a fork/join step into a graph itself,
  * replays it with fresh input copied in before each launch, and updates it

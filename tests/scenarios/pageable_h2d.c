@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pageable_h2d: each iteration copies new data from PAGEABLE host memory
  * with cudaMemcpyAsync and overwrites the host buffer right after the call,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * param_gaps: kernels whose parameter blocks have a gap (k_axpy: a 4-byte
  * float, then 4 bytes of padding before its first pointer), launched with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * per_thread: built with CUDA_API_PER_THREAD_DEFAULT_STREAM, so stream 0
  * is the per-thread default stream and every call goes to its _ptsz/_ptds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * per_thread_threads: built with CUDA_API_PER_THREAD_DEFAULT_STREAM, two
  * host threads each drive their own per-thread default stream (stream 0).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * private_runtime: a program whose CUDA runtime is loaded privately (issue
  * 24, case 3), as JAX's CUDA plugin loads libcudart: dlopen(RTLD_LOCAL |

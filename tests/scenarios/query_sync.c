@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * query_sync: queries and synchronisations at irregular points of a loop,
  * and a polling loop on cudaStreamQuery. What a query answers depends on

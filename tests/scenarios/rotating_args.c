@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rotating_args: the pointers of a region rotate among two buffers
  * (ping-pong) and then, in a second region, among three (triple

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/scenarios/scenario.h: helpers of the scenario programs.
  *

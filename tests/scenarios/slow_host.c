@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slow_host: a host that computes between launches (issue 14, item 5).
  * Each of ITERS iterations launches CALLS kernels on a non-blocking

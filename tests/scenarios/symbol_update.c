@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * symbol_update: a __device__ array of coefficients is rewritten every
  * iteration with cudaMemcpyToSymbolAsync from pageable memory that is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sync_free: 10000 iterations without a synchronisation, then one.
  *

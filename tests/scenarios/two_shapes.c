@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * two_shapes: two different iteration shapes alternate (sizes, kernels and
  * launch configurations), like prefill and decode steps.

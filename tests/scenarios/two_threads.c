@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * two_threads: two host threads, each with its own stream and buffers,
  * run their own loops at the same time. Results are printed after both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unhooked_copy: a runtime function the shim does not hook between
  * launches on one stream.  cudaMemcpyBatchAsync copies y into z after the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Argument sets (issue 14, item 2): a region whose pointers rotate among a
 # few buffers keeps one executable instance of its graph per recurring set
 # and, after warm-up, replays with no node patched.  tests/scenarios/rotating_args

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 12, case 2: a library that asks the DRIVER whether its stream is capturing and takes another path
 # if so, as cuBLAS does (tests/standin/fakecublas.c: stream-ordered workspace, and a failure when the capture
 # it saw is gone at the end of the call), in a conjugate-gradient loop with the program's own kernels on a

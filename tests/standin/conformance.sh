@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/conformance against the stand-in: the same output for several
 # scheduler seeds, and byte for byte the output recorded on an H200
 # (tests/standin/expected/conformance.out, see tests/gpu/standin-vs-gpu.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/context.c: the context's lifetime. One device, one context,
  * the primary one: the driver's cuDevicePrimaryCtxReset, cuCtxDestroy of it

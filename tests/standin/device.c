@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/device.c: the one device of the stand-in, and device-wide
  * synchronisation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/device_thread.c: the stand-in's device making progress by
  * itself, once the program owns mapped host memory.

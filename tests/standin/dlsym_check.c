@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/dlsym_check: what the shim's dlsym and cuGetProcAddress
  * hand out, run with the shim preloaded (tests/standin/driver.sh):

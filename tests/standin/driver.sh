@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The driver API, seen: a library launching through cuGetProcAddress (as
 # cuBLAS does; tests/standin/fakeblas.c) between runtime launches on one
 # stream, the program syncing through the driver too

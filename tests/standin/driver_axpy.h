@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* y = alpha * x + y launched through the driver's cuLaunchKernel, as a library (or a static runtime) launches. */
 #ifndef REPRISE_TESTS_DRIVER_AXPY_H
 #define REPRISE_TESTS_DRIVER_AXPY_H

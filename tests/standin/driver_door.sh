@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The driver front door on the stand-in (docs/standin.md, "The static runtime").
 #
 # Programs written against the driver API only, linked against the "static runtime" stand-in driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/driver_entry.c: what the driver stand-in (libcuda.c) calls
  * to reach the runtime stand-in's queues, under names the shim does not

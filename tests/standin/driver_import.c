@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/driver_import: a program linking libcuda that imports a
  * driver work function the shim has no wrapper for (cuLaunchKernel_v99, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/errors.c: error state of the stand-in and the API entry.
  *

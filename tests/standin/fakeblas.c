@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakeblas.c: a fake math library that launches its own
  * kernel through the driver API, the way cuBLAS does (fakeblas.h).  Its

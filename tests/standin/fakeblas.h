@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakeblas.h: a fake math library that launches its own
  * kernel through the driver API, the way cuBLAS does: dlopen("libcuda.so.1"),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakecublas.c: a fake level-1 BLAS that asks the driver
  * whether its stream is capturing and takes another path when it is, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakecublas.h: a fake level-1 BLAS that behaves as cuBLAS
  * does around stream capture (issue 12): on every call it asks the DRIVER

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakecublas_kernels.c: the fake cuBLAS's kernels as CPU
  * twins (fakecublas_kernels.h), registered by address like those of

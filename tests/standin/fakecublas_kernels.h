@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fakecublas_kernels.h: the kernels of the fake cuBLAS
  * (fakecublas.c), CPU twins registered with the runtime stand-in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fork3_loop.h: bench_suite's fork3 loop as fork_reuse.c and
  * owed_records.c run it: the region's streams, events and buffers (static,

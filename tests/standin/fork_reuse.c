@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/fork_reuse.c: a fork/join loop whose forked streams are
  * used outside its region between replays, for tests/owed_waits.sh.

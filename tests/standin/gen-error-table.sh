@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerates error-table.h from the real CUDA runtime: the name and the
 # message of every error code, exactly as libcudart's cudaGetErrorName and
 # cudaGetErrorString return them (neither needs a GPU).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/graph.c: CUDA graphs and executable graphs.
  *

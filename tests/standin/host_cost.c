@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/host_cost.c: host time spent on request, so that tests can
  * make one way of submitting work clearly dearer than another.

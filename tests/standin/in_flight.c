@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/in_flight.c: a second thread's calls on a stream, then
  * silence, while the first thread loops on that stream; for

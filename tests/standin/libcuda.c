@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda.c: a CPU stand-in for the CUDA driver
  * (libcuda.so.1), for tests: the driver functions they need, feeding the

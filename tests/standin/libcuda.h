@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda.h: internal header of the CPU stand-in for the CUDA
  * driver (libcuda.c, libcuda_capture.c, libcuda_memory.c).

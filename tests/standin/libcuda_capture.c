@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda_capture.c: the driver stand-in's capture queries,
  * cuStreamIsCapturing and cuStreamGetCaptureInfo in each exported version

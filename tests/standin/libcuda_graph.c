@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda_graph.c: graphs through the driver stand-in. A
  * CUgraph, CUgraphNode and CUgraphExec are the runtime stand-in's own

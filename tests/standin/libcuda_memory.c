@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda_memory.c: the driver stand-in's allocations, each
  * the runtime stand-in's own (standin_driver.h): cuMemAlloc_v2 and

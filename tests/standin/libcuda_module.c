@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda_module.c: kernels, modules, libraries and pointers
  * in the driver stand-in.

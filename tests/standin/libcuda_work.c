@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/libcuda_work.c: the driver stand-in's copies, memsets, host
  * functions, events, streams, device and context calls, each the runtime

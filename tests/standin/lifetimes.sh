@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 24: programs whose CUDA objects die while the shim may still hold graphs of them (docs/standin.md,
 # "Lifetimes").  Each program runs without the shim (twice, two scheduler seeds: the reference), then with it
 # preloaded under REPRISE_MODE=off, auto, and auto with REPRISE_REPLAY=robust (REPRISE_TRIAL=0 in both: a trial

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/loads_driver.c: the runtime stand-in loads the driver
  * stand-in, as CUDA's libcudart loads libcuda.so.1: every process that

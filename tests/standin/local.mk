@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## The CPU stand-in for the CUDA runtime, its kernels and its tests
 ## (docs/standin.md says what it models and how).
 ##

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/memory.c: allocations, copies and memsets of the stand-in.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/modules.c: modules and libraries, and the functions and
  * kernels they hand out, with CUDA's lifetimes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/ordering.c: a program that is right or deliberately wrong
  * about cross-stream ordering, for tests/standin/ordering.sh.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The stand-in's scheduler catches ordering mistakes: the right program gives
 # the same output for STANDIN_SEED=1..50; each deliberately wrong one
 # (tests/standin/ordering.c) differs from it for at least one of those seeds.

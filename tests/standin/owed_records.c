@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/owed_records.c: a fork/join loop whose events are observed
  * outside its region between replays, for tests/owed_records.sh.

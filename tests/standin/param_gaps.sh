@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Gaps between a kernel's parameters (issue 24, item 5): tests/scenarios/param_gaps launches k_axpy (a float,
 # 4 bytes of padding, then pointers) with the same arguments every iteration, in three regions that take turns:
 # after a staged copy of new data (whose bytes the shim kept where the next region's parameters go), through the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every scenario program against the stand-in: exits 0, prints the same for
 # several scheduler seeds, and matches the output recorded on an H200
 # (tests/standin/expected/NAME.out, see tests/gpu/standin-vs-gpu.sh).

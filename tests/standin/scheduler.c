@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/scheduler.c: the stand-in's "GPU": a queue of operations
  * with dependencies, run on the host only when the host has to wait.

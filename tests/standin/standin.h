@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/standin.h: internal header of the CPU stand-in for the CUDA
  * runtime (libcudart_standin.so). Not seen by test programs.

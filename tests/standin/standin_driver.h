@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/standin_driver.h: the runtime stand-in's entry points for
  * the driver stand-in (tests/standin/libcuda.c), under names the shim does

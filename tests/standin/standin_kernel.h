@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/standin_kernel.h: the interface between the CPU stand-in for
  * the CUDA runtime and the CPU twins of the test kernels (kernels/cpu/).

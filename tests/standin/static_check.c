@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/static_check.c: the "static runtime" stand-in driver
  * (tests/standin/static/libcuda.so.1, the runtime stand-in inside, none of

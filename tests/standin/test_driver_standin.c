@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/test_driver_standin.c: the driver stand-in
  * (tests/standin/libcuda*.c) answers as the runtime stand-in does: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/test_standin.c: behaviour of the stand-in itself that a GPU
  * cannot show deterministically (and so tests/conformance.c cannot print):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/standin/util.c: allocation helpers of the stand-in. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/work.c: one operation of the stand-in's device (a kernel, a
  * copy, a memset, a host function, an event record...), shared by stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reprise check: whether the shim can see a program's work, without running it. */
 #define _GNU_SOURCE
 #include "config.h"

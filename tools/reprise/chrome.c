@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A timeline of a trace in the Chrome trace event format (Perfetto, chrome://tracing). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small reader of 64-bit ELF files: dynamic dependencies and symbols (no libelf needed). */
 #include "config.h"
 

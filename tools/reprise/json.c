@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A small tolerant JSON reader of our own: the shim's trace lines are flat
  * objects with a few nested objects and arrays (shim/diagnostics/trace.c writes them),

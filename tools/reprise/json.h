@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small tolerant JSON reader for the shim's trace lines (one object per line). */
 #ifndef REPRISE_JSON_H
 #define REPRISE_JSON_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## The reprise command (tools/reprise/): run a program with the shim,
 ## check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
@@ -18,6 +19,9 @@ tools_reprise_reprise_SOURCES = \
 	policy/values.c policy/values.h \
 	policy/verdict.c policy/verdict.h policy/activity.h
 tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $(CUDA_CPPFLAGS)
+## REPRISE_LIBDIR is on the command line, which make does not compare: the objects depend on libdir.stamp
+## (Makefile.am), so that a new --prefix or --libdir compiles them again.
+$(tools_reprise_reprise_OBJECTS): libdir.stamp
 
 TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
 EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reprise: runs programs with the shim preloaded, checks them, reports on traces. */
 #include "config.h"
 

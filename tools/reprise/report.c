@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reprise report: a per-region summary of a trace, and the program's numbers from its exit event. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reprise command: its subcommands and the helpers they share. */
 #ifndef REPRISE_TOOL_H
 #define REPRISE_TOOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reprise run: executes a program with the shim preloaded and REPRISE_* options set. */
 #define _GNU_SOURCE
 #include "config.h"

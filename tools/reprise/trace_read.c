@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading a trace written by the shim (REPRISE_TRACE): its events and its regions. */
 #define _GNU_SOURCE
 #include "config.h"

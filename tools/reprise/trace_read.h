@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading a trace written by the shim (REPRISE_TRACE): its events and its regions. */
 #ifndef REPRISE_TRACE_READ_H
 #define REPRISE_TRACE_READ_H
