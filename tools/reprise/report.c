@@ -104,7 +104,7 @@ static void print_exit(const struct json *ev)
             printf("  verdict: %s\n", verdict->items[i]->string);
 }
 
-/* Each REPRISE_* option's default, from policy/options.def (REPRISE_MIN_REGION_CALLS's: shorter regions gain little). */
+/* Each REPRISE_* option's default, from policy/options.def (REPRISE_MIN_REGION_CALLS's: shorter gain little). */
 static const char *const option_defaults[] = {
 #define OPTION(id, type, def, choices, help) [OPT_##id] = def,
 #include "options.def"
