@@ -78,6 +78,10 @@ TESTS += \
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
 	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt
 
+## The log and trace files: appended, created 0644, never through a symbolic link (issue 27).
+TESTS += tests/output_files.sh
+EXTRA_DIST += tests/output_files.sh
+
 ## Warm-ups that never repeat build no graph (issue 24, item 3).
 TESTS += tests/warmup.sh
 EXTRA_DIST += tests/warmup.sh

@@ -73,6 +73,9 @@ with_shim REPRISE_MODE=observe REPRISE_TRACE="$WORK/observe.trace" "$TESTS_BIN/s
     fail "launch_loop in observe mode exited $?"
 "$REPRISE" report "$WORK/observe.trace" > "$WORK/observe.report" || fail "report of observe mode exited $?"
 expect_in "$WORK/observe.report" "no regions (mode observe: only auto looks for regions)"
+grep -v '"ev":"exit"' "$WORK/short.trace" > "$WORK/short-noexit.trace"
+"$REPRISE" report "$WORK/short-noexit.trace" > "$WORK/short-noexit.report" 2> /dev/null || fail "report without exit exited $?"
+expect_in "$WORK/short-noexit.report" "no regions (nothing repeated, as far as the trace goes: it has no exit event"
 
 # A trace cut mid-line: reported up to the cut, with a note.
 size=$(wc -c < "$WORK/q.trace")

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -41,12 +43,48 @@ bool expand_path_template(const char *tmpl, long pid, long rank, char *out, size
     return true;
 }
 
-/* Opens the expanded template (%r: the rank log_set_rank set) for appending; -1 with errno set on failure. */
+/* Whether a path names one of the process's own streams, links by nature: /dev/stdout, /dev/stderr, /dev/fd/N. */
+static bool own_stream(const char *path)
+{
+    return strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 || strncmp(path, "/dev/fd/", 8) == 0 ||
+           strncmp(path, "/proc/self/fd/", 14) == 0;
+}
+
+/* Warns, if path is a symbolic link (what open's ELOOP said of it), that it is not written through; keeps errno. */
+static void warn_if_link(const char *path)
+{
+    int saved = errno;
+    struct stat st;
+    char target[256];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = '\0';
+        log_always(LOG_WARN,
+                   "%s is a symbolic link (to %s): reprise does not write through one (a link planted in a shared "
+                   "directory would aim its writes elsewhere); name a file of its own, with %%p for one per process",
+                   path, n > 0 ? target : "?");
+    }
+    errno = saved;
+}
+
+/*
+ * Opens the expanded template (%r: the rank log_set_rank set) for appending
+ * (the processes of a job may share one file), creating it with mode 0644;
+ * never through a symbolic link (O_NOFOLLOW: a link, dangling or not, is
+ * refused with a warning) but for the process's own streams.  -1 with errno
+ * set on failure.
+ */
 int open_output_file(const char *tmpl, char *expanded, size_t len)
 {
     if (!expand_path_template(tmpl, (long)getpid(), log_rank(), expanded, len)) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    return open(expanded, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+    if (!own_stream(expanded))
+        flags |= O_NOFOLLOW;
+    int fd = open(expanded, flags, 0644);
+    if (fd < 0 && errno == ELOOP)
+        warn_if_link(expanded);
+    return fd;
 }

@@ -9,7 +9,8 @@
 /* Expands %p to pid, %r to rank (pid when rank is -1: no rank) and %% to %; false if the result does not fit. */
 bool expand_path_template(const char *tmpl, long pid, long rank, char *out, size_t len);
 
-/* Opens the expanded template (%r: the rank log_set_rank set) for appending; -1 with errno set on failure. */
+/* Opens the expanded template (%r: the rank log_set_rank set) for appending, never through a symbolic link;
+   -1 with errno set on failure. */
 int open_output_file(const char *tmpl, char *expanded, size_t len);
 
 #endif

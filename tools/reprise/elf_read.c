@@ -169,7 +169,8 @@ static bool position_independent_program(int fd, const Elf64_Ehdr *eh)
 {
     for (unsigned i = 0; i < eh->e_phnum; i++) {
         Elf64_Phdr ph;
-        if (eh->e_phentsize != sizeof ph || pread(fd, &ph, sizeof ph, (off_t)(eh->e_phoff + i * sizeof ph)) != (ssize_t)sizeof ph)
+        if (eh->e_phentsize != sizeof ph ||
+            pread(fd, &ph, sizeof ph, (off_t)(eh->e_phoff + i * sizeof ph)) != (ssize_t)sizeof ph)
             return false;
         if (ph.p_type != PT_DYNAMIC)
             continue;
@@ -212,8 +213,8 @@ bool elf_preloadable(const char *path, char *why, size_t why_size)
         snprintf(why, why_size, "%s is not a shared library (not an ELF file)", path);
     else if (pread(fd, &eh, sizeof eh, 0) < (ssize_t)offsetof(Elf64_Ehdr, e_version))
         snprintf(why, why_size, "%s is not a shared library (its ELF header is cut short)", path);
-    else if (know_own && (eh.e_ident[EI_CLASS] != own.e_ident[EI_CLASS] || eh.e_ident[EI_DATA] != own.e_ident[EI_DATA] ||
-                          eh.e_machine != own.e_machine))
+    else if (know_own && (eh.e_ident[EI_CLASS] != own.e_ident[EI_CLASS] ||
+                          eh.e_ident[EI_DATA] != own.e_ident[EI_DATA] || eh.e_machine != own.e_machine))
         snprintf(why, why_size, "%s is built for another machine (%s) than this one (%s)", path,
                  machine_name(eh.e_machine, eh.e_ident[EI_CLASS], theirs, sizeof theirs),
                  machine_name(own.e_machine, own.e_ident[EI_CLASS], ours, sizeof ours));

@@ -105,7 +105,7 @@ static void print_exit(const struct json *ev)
             printf("  verdict: %s\n", verdict->items[i]->string);
 }
 
-/* Each REPRISE_* option's default, from policy/options.def (REPRISE_MIN_REGION_CALLS's: shorter regions gain little). */
+/* Each REPRISE_* option's default, from policy/options.def (REPRISE_MIN_REGION_CALLS's: shorter gain little). */
 static const char *const option_defaults[] = {
 #define OPTION(id, type, def, choices, help) [OPT_##id] = def,
 #include "options.def"
@@ -145,7 +145,8 @@ static void count_node_calls(const struct trace *t, double *calls, double *bound
  * calls shorter on average than REPRISE_MIN_REGION_CALLS (the config event's),
  * from the exit event's counts of node calls (launches, copies, sets, events,
  * host functions) and of what ends a region (syncs, queries, allocations,
- * frees, the program's captures and graph launches); else that nothing repeated.
+ * frees, the program's captures and graph launches); else that nothing repeated
+ * (as far as a trace without its exit event goes).
  */
 static void print_no_regions(const struct trace *t)
 {
@@ -174,7 +175,10 @@ static void print_no_regions(const struct trace *t)
                average < atof(option_defaults[OPT_MIN_REGION_CALLS]) ? ", though regions this short gain little" : "");
         return;
     }
-    printf("no regions (nothing repeated)\n");
+    if (first_event(t, "exit") == NULL)
+        printf("no regions (nothing repeated, as far as the trace goes: it has no exit event to count the calls)\n");
+    else
+        printf("no regions (nothing repeated)\n");
 }
 
 /* Prints the table of regions and the launch time saved. */

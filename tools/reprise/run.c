@@ -31,7 +31,7 @@ static noreturn void die_not_one_of(const char *option, const char *value, const
     die("%s %s is not valid (expected %s)", option, value, expected);
 }
 
-/* The choice value names among option's '|'-separated choices, in any case, as they spell it (AUTO: auto); dies if none. */
+/* The choice value names among option's '|'-separated choices, in any case, spelt as they are (AUTO: auto), or die. */
 static const char *choice_of(const char *option, const char *value, const char *choices)
 {
     static char name[64];
