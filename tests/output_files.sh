@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The log and trace files (REPRISE_LOG_FILE, REPRISE_TRACE): appended to (the processes of a job may share one),
 # created with mode 0644, and never written through a symbolic link: a link is refused with a warning, and the log
 # falls back to stderr and the trace is not written, as for an unwritable path.
