@@ -46,6 +46,19 @@ with_shim() {
     env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
+# The stand-in's virtual host clock (tests/standin/host_clock.c), preloaded before the shim: CLOCK_MONOTONIC, the
+# shim's clock, moves only by the host costs asked for (STANDIN_SUBMIT_US, STANDIN_GRAPH_LAUNCH_US,
+# STANDIN_GRAPH_UPDATE_US, a program's standin_host_work), spent on it without sleeping.  What the shim decides
+# from host time (the ceiling, a region's pace, a graph's trial) is then what the test set, however loaded the
+# machine: tests assert on such decisions only under it.  For programs whose timed calls come from one thread.
+HOST_CLOCK="$top_builddir/tests/standin/.libs/libstandin_clock.so"
+CLOCK_PRELOAD="${SANITIZER_PRELOAD:+$SANITIZER_PRELOAD:}$HOST_CLOCK:$SHIM"
+# with_shim on the virtual host clock.
+with_clock() {
+    [ -f "$HOST_CLOCK" ] || { echo "no $HOST_CLOCK: build it (make check)" >&2; exit 99; }
+    env LD_PRELOAD="$CLOCK_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+}
+
 # Fuzz tests: runs "sh SCRIPT --worker $WORK SEED..." (SCRIPT LABEL FIRST SEEDS JOBS BATCH: BATCH seeds a
 # call, JOBS at a time), whose workers leave $WORK/SEED.fail for a failing seed and $WORK/stats.* lines; then
 # gathers the stats into $WORK/stats, sets failed and passed, prints the first failing seeds' reports and fails.
