@@ -16,17 +16,18 @@
  * launches with cuLaunchKernel and synchronises with cuStreamSynchronize from
  * the program's own text, as a program built with the static runtime does
  * (the shim's driver front door).  HOST_US (default 0) makes the host
- * sleep that long each iteration before the sync: work of its own between
+ * spend that long each iteration before the sync: work of its own between
  * syncs, which graphs cannot shorten (tests/ceiling.sh); FIRST_US (default
  * 0) that long more in the first iteration only, as a JIT's compiles or a
- * library's first-use set-up are (the ceiling leaves that span out).
+ * library's first-use set-up are (the ceiling leaves that span out).  The
+ * stand-in spends it (standin_host_work): asleep, or on its virtual host
+ * clock when that is preloaded.
  * Prints a checksum, which must not depend on the shim's mode.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -36,6 +37,8 @@
 
 #define N 256
 
+/* The stand-in's host work (tests/standin/host_cost.c). */
+extern void standin_host_work(long us);
 extern unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
 extern cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
 extern cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
@@ -137,12 +140,7 @@ int main(int argc, char **argv)
     }
     for (int it = 0; it < iters; it++) {
         iteration(s, kernels, x, y, it, style);
-        long pause_us = host_us + (it == 0 ? first_us : 0);
-        if (pause_us > 0) {
-            struct timespec pause = {pause_us / 1000000, pause_us % 1000000 * 1000};
-            while (nanosleep(&pause, &pause) != 0)
-                ;
-        }
+        standin_host_work(host_us + (it == 0 ? first_us : 0));
         if (style == STYLE_DRIVER)
             (void)cuStreamSynchronize((CUstream)s);
         else

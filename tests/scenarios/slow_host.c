@@ -10,6 +10,13 @@
  * stdout (the same with and without the shim): checksums of the buffers
  * and of the flags read after each sync; stderr: one character an
  * iteration, 'y' if the flag was there before the last launch, else '.'.
+ * Whether it was depends on when the device got to run the kernel, which
+ * on a loaded machine can be late; what a shim decides is when it submits
+ * the kernel. So with STANDIN_GRAPH_LOG set (the stand-in says each graph
+ * launch on stderr as it is made) it also says on stderr where each
+ * iteration begins and where its last launch comes: "slow_host: iteration
+ * N" and "slow_host: iteration N: last launch" (tests/cuts.sh counts the
+ * graph launches between the two).
  *
  *     slow_host [HOST_US [ITERS [CALLS]]]      (default 200 40 32)
  *
@@ -20,21 +27,31 @@
  *
  * Stand-in only for now: no expected GPU output is recorded.
  */
+#include <stdbool.h>
 #include <time.h>
 
 #include "scenario.h"
 
 #define N 1024
 
+/* The stand-in's host work (tests/standin/host_cost.c); absent from the GPU build. */
+extern void standin_host_work(long us) __attribute__((weak));
+
 /*
  * Takes us microseconds of host time, with no CUDA call: asleep, not
  * spinning, so that on a loaded machine of two cores (CI) the stand-in's
- * device thread is not starved of the core the host would spin on.
+ * device thread is not starved of the core the host would spin on; on the
+ * stand-in through standin_host_work, which spends it on the virtual host
+ * clock when that is preloaded (tests/standin/host_clock.c).
  */
 static void host_work(long us)
 {
     if (us <= 0)
         return; /* a launch-bound loop: not even the system call (a sleep of 0 still takes the timer's slack) */
+    if (standin_host_work) {
+        standin_host_work(us);
+        return;
+    }
     struct timespec left = {.tv_sec = us / 1000000L, .tv_nsec = us % 1000000L * 1000L};
     while (nanosleep(&left, &left) != 0)
         ; /* interrupted: sleep the rest */
@@ -69,10 +86,16 @@ int main(int argc, char **argv)
     CK(cudaMemsetAsync(y, 0, N * sizeof *y, s));
     unsigned long flag_sum = 0;
     char *early = calloc((size_t)iters + 2, 1);
+    bool marks = getenv("STANDIN_GRAPH_LOG") != NULL;
     for (int it = 0; it < iters; it++) {
+        if (marks)
+            fprintf(stderr, "slow_host: iteration %d\n", it);
         for (int j = 0; j < calls; j++) {
-            if (j == calls - 1)
+            if (j == calls - 1) {
                 early[it] = __atomic_load_n(flag, __ATOMIC_ACQUIRE) == it ? 'y' : '.';
+                if (marks)
+                    fprintf(stderr, "slow_host: iteration %d: last launch\n", it);
+            }
             launch(j, it, x, y, flag_dev, s);
             host_work(host_us);
         }

@@ -9,7 +9,14 @@
  * as one), STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) and
  * STANDIN_GRAPH_LAUNCH_US (each cudaGraphLaunch, on top of the first) give
  * those calls a cost in microseconds; unset or 0, they cost nothing extra.
+ * standin_host_work is a program's own host time (a sleep).
+ *
+ * Spent as sleeps, or, with the virtual host clock preloaded
+ * (tests/standin/host_clock.c), on that clock, without sleeping: the shim
+ * then measures exactly these costs, whatever else the machine runs.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,9 +36,29 @@ static long cost_us(atomic_long *cached, const char *variable)
     return us;
 }
 
-/* Sleeps for us microseconds. */
+typedef void advance_fn(unsigned long long ns);
+
+/* The virtual host clock's standin_clock_advance if it is preloaded, else NULL (looked up once). */
+static advance_fn *virtual_clock(void)
+{
+    static _Atomic(advance_fn *) found;
+    static atomic_bool looked;
+    if (!atomic_load_explicit(&looked, memory_order_acquire)) {
+        atomic_store_explicit(&found, (advance_fn *)dlsym(RTLD_DEFAULT, "standin_clock_advance"),
+                              memory_order_relaxed);
+        atomic_store_explicit(&looked, true, memory_order_release);
+    }
+    return atomic_load_explicit(&found, memory_order_relaxed);
+}
+
+/* Spends us microseconds: on the virtual host clock if it is preloaded, else asleep. */
 static void spend(long us)
 {
+    advance_fn *advance = virtual_clock();
+    if (advance) {
+        advance((unsigned long long)us * 1000ull);
+        return;
+    }
     struct timespec left = {us / 1000000, us % 1000000 * 1000};
     while (nanosleep(&left, &left) != 0 && errno == EINTR)
         ;
@@ -64,4 +91,11 @@ void host_cost_graph_launch(void)
 {
     static atomic_long cached = -1;
     charge(&cached, "STANDIN_GRAPH_LAUNCH_US");
+}
+
+/* A program's own host work between its calls, us microseconds: a sleep, or time on the virtual host clock. */
+void standin_host_work(long us)
+{
+    if (us > 0)
+        spend(us);
 }

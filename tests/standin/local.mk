@@ -32,6 +32,14 @@ tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -sha
 	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
 tests_standin_libcudart_standin_la_LIBADD = tests/standin/libstandin_runtime.la -ldl -lpthread
 
+## The virtual host clock (tests/standin/host_clock.c), preloaded before the shim by tests that assert what the
+## shim decides from host time (tests/lib.sh's with_clock): CLOCK_MONOTONIC moves only by the host costs the
+## stand-in was asked for, spent on it without sleeping.
+check_LTLIBRARIES += tests/standin/libstandin_clock.la
+tests_standin_libstandin_clock_la_SOURCES = tests/standin/host_clock.c
+tests_standin_libstandin_clock_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^(clock_gettime|standin_clock_advance)$$'
+
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
 kernels_libkernels_cpu_la_SOURCES = kernels/kernels.h kernels/cpu/cpu_kernel.h \

@@ -146,6 +146,8 @@ void host_cost_submit(void);
 void host_cost_graph_update(void);
 /* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
 void host_cost_graph_launch(void);
+/* A program's own host work, us microseconds (exported; on the virtual host clock if preloaded, else a sleep). */
+void standin_host_work(long us);
 
 /* ------------------------------------------------------------ work */
 
