@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/host_clock.c: the stand-in's virtual host clock,
  * libstandin_clock.so, preloaded before the shim (tests/lib.sh's with_clock).
