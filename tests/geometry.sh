@@ -5,6 +5,8 @@
 # its changed nodes patched, bit-identical to the run without the shim; the one launch whose geometry the
 # driver refuses (2048 threads a block, at iteration 25) passes through, and the program gets its error
 # from the launch itself (the expected output counts it); the log names the refused geometry.
+# reshaped: a launch's new grid first held in an occurrence that falls back, then taken by the fast path,
+# which trusts its record slot: the graph's node must be patched all the same (region_graph.c).
 . "${top_srcdir:-.}/tests/lib.sh"
 SCEN="$top_builddir/tests/scenarios"
 EXPECTED="$top_srcdir/tests/standin/expected"
@@ -48,4 +50,14 @@ replays=$(replays_of_region2 "$WORK/one_instance.1.log")
 # The robust path re-captures each occurrence, whatever its geometry: the same results.
 run_growing robust REPRISE_REPLAY=robust
 expect_in "$WORK/robust.log" "region 2: replayed on the robust path"
+# reshaped, under several scheduler seeds: the same results as without the shim, and replayed after the
+# occurrence that fell back (without the node's patch, y differs).
+for seed in 1 2 3; do
+    $LIMIT env REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=$seed LD_PRELOAD="$PRELOAD" \
+        "$SCEN/reshaped" > "$WORK/reshaped.$seed.out" 2> "$WORK/reshaped.$seed.log" || fail "reshaped exited $?"
+    cmp -s "$EXPECTED/reshaped.out" "$WORK/reshaped.$seed.out" ||
+        fail "reshaped (seed $seed): output differs from the run without the shim"
+done
+expect_in "$WORK/reshaped.1.log" "region 2: fell back after 2 of 4 calls (allocation: cudaMalloc)"
+expect_in "$WORK/reshaped.1.log" "region 2: replayed as a graph"
 finish

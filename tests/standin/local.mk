@@ -93,6 +93,7 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/sync_free \
 	tests/scenarios/two_shapes \
 	tests/scenarios/growing \
+	tests/scenarios/reshaped \
 	tests/scenarios/two_threads
 check_PROGRAMS += $(STANDIN_SCENARIOS)
 tests_scenarios_alternating_args_SOURCES = tests/scenarios/alternating_args.c $(STANDIN_SCENARIO_INCS)
@@ -149,6 +150,9 @@ tests_scenarios_two_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_growing_SOURCES = tests/scenarios/growing.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_growing_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_growing_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_reshaped_SOURCES = tests/scenarios/reshaped.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_reshaped_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_reshaped_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_per_thread_threads_SOURCES = tests/scenarios/per_thread_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_per_thread_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -198,6 +202,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/sync_free.out \
 	tests/standin/expected/two_shapes.out \
 	tests/standin/expected/growing.out \
+	tests/standin/expected/reshaped.out \
 	tests/standin/expected/two_threads.out \
 	tests/standin/expected/rotating_args.out \
 	tests/standin/expected/handover.out \
@@ -249,6 +254,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/sync_free.gpu \
 	tests/scenarios/two_shapes.gpu \
 	tests/scenarios/growing.gpu \
+	tests/scenarios/reshaped.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
 	tests/scenarios/handover.gpu \
@@ -323,6 +329,8 @@ tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_shapes.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/growing.gpu: $(srcdir)/tests/scenarios/growing.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/growing.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/reshaped.gpu: $(srcdir)/tests/scenarios/reshaped.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/reshaped.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
