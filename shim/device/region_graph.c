@@ -331,14 +331,12 @@ static inline uint64_t fields_hash(unsigned i, const void *dst, const void *src,
     return h ^ (h >> 29);
 }
 
-/* The hash of a launch's geometry (0 for none: grid, block and shared memory all zero never launch). */
-static inline uint64_t geometry_hash(dim3 grid, dim3 block, size_t shared_mem)
+/* A launch's geometry folded into a word for its node's hash (grid, block and shared memory). */
+static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
 {
-    uint64_t h = key_mix(key_mix(key_mix(0x5bd1e995u, ((uint64_t)grid.x << 32) | grid.y),
-                                 ((uint64_t)grid.z << 32) | block.x),
-                         ((uint64_t)block.y << 32) | block.z);
-    h = key_mix(h, shared_mem);
-    return h ^ (h >> 31);
+    uint64_t a = ((uint64_t)grid.x << 32) | grid.y, b = ((uint64_t)grid.z << 32) | block.x;
+    uint64_t c = ((uint64_t)block.y << 32) | block.z;
+    return a ^ ((b << 21) | (b >> 43)) ^ ((c << 42) | (c >> 22)) ^ ((uint64_t)shared_mem * 0xff51afd7ed558ccdULL);
 }
 
 /* Whether a launch node's geometry in an instance differs from a recorded launch's. */
@@ -350,14 +348,14 @@ static inline bool geometry_differs(const struct node_state *st, const struct ca
 }
 
 /* The hash of node i's arguments in an occurrence. */
-static inline uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
+static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
 {
     const struct recorded *r = &list->calls[i];
     const struct call *c = &r->call;
     switch (g->nodes[i].kind) {
     case CALL_LAUNCH:
         return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size) ^
-               geometry_hash(c->grid, c->block, c->shared_mem);
+               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem));
     case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
     case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data, 0);
@@ -366,13 +364,13 @@ static inline uint64_t occurrence_hash(const struct region_graph *g, const struc
 }
 
 /* The hash of node i's arguments in an instance. */
-static inline uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
+static inline __attribute__((always_inline)) uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
 {
     const struct node_state *st = &in->state[i];
     switch (g->nodes[i].kind) {
     case CALL_LAUNCH:
         return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size) ^
-               geometry_hash(st->grid, st->block, st->shared_mem);
+               key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem));
     case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
     case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
