@@ -235,6 +235,38 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
     return held;
 }
 
+/* What a call names for a log: its function's name and, for a launch, its kernel's where known. */
+static void name_call(char *buf, size_t len, unsigned api, uint64_t target, bool launch)
+{
+    const char *kernel = launch ? kernel_name_of((const void *)(uintptr_t)target, kernel_handle_of(api)) : NULL;
+    snprintf(buf, len, "%s%s%s", call_api_name(api), kernel ? " of " : "", kernel ? kernel : "");
+}
+
+/*
+ * Says how call c (signature sig) differs from the region's call there
+ * (want; NULL: the region had ended): for the log of a fallback, so that a
+ * user sees which call of the program changes from one occurrence to the
+ * next (a kernel chosen anew, another stream).
+ */
+static void describe_mismatch(char *buf, size_t len, const struct call *c, const struct call_sig *sig,
+                              const struct call_sig *want)
+{
+    char got[128], had[128];
+    name_call(got, sizeof got, sig->api, sig->target, c->kind == CALL_LAUNCH);
+    if (want == NULL) {
+        snprintf(buf, len, "%s after the region's last call", got);
+        return;
+    }
+    name_call(had, sizeof had, want->api, want->target,
+              call_api_kind(want->api) == CALL_LAUNCH);
+    if (want->api == sig->api && want->target == sig->target && want->stream != sig->stream)
+        snprintf(buf, len, "%s on another stream than the region's", got);
+    else if (want->api == sig->api && want->target == sig->target)
+        snprintf(buf, len, "%s with other sizes, memory or flags than the region's", got);
+    else
+        snprintf(buf, len, "%s where the region has %s", got, had);
+}
+
 /* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
 static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
                              enum host_memory dst_memory)
@@ -272,8 +304,11 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
         }
     }
     if (!matches) {
-        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
-            fall_back(t, FALLBACK_MISMATCH, call_api_name(c->api));
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
+            char why[320];
+            describe_mismatch(why, sizeof why, c, &sig, position < r->length ? &r->sigs[position] : NULL);
+            fall_back(t, FALLBACK_MISMATCH, why);
+        }
         t->mode = FOLLOW_NONE;
         if (t->period) {
             /* The loop changed its pattern: find its period anew. */
