@@ -22,7 +22,9 @@ GPU_APP_FILES = \
 	kernels/apps/cg_blas.cu \
 	kernels/apps/unhooked_calls.cu \
 	kernels/apps/pcg_ilu.cu \
-	kernels/apps/lt_gemm.cu
+	kernels/apps/lt_gemm.cu \
+	kernels/apps/train_lt.cu \
+	kernels/apps/decode_loop.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -36,7 +38,9 @@ GPU_APPS = \
 	kernels/apps/cg_blas.gpu \
 	kernels/apps/unhooked_calls.gpu \
 	kernels/apps/pcg_ilu.gpu \
-	kernels/apps/lt_gemm.gpu
+	kernels/apps/lt_gemm.gpu \
+	kernels/apps/train_lt.gpu \
+	kernels/apps/decode_loop.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -57,7 +61,9 @@ GPU_STATIC_APPS = \
 	kernels/apps/host_flag_wait.static \
 	kernels/apps/cg_blas.static \
 	kernels/apps/pcg_ilu.static \
-	kernels/apps/lt_gemm.static
+	kernels/apps/lt_gemm.static \
+	kernels/apps/train_lt.static \
+	kernels/apps/decode_loop.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -140,6 +146,17 @@ kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/ap
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt
 kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt && $(static_runtime_check)
+
+## Issue 25's programs: a training step on cuBLASLt (its GEMMs launched by cuBLASLt through the driver API, with
+## programmatic dependent launch on Hopper) and a decode loop whose grids and copy sizes grow every iteration.
+kernels/apps/train_lt.gpu: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt
+kernels/apps/train_lt.static: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt && $(static_runtime_check)
+kernels/apps/decode_loop.gpu: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu
+kernels/apps/decode_loop.static: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
