@@ -167,7 +167,7 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tests/gpu/issue25.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
@@ -177,4 +177,4 @@ EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
 	kernels/torch/ddp_train.py kernels/torch/cnn_train.py kernels/torch/zoo_generate.py \
-	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py
+	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh tools/bench-issue25
