@@ -33,7 +33,8 @@
  *     decode_loop.gpu [eager|graph] [TOKENS]      (default eager 400)
  *
  * eager: the calls above, one by one (run it with and without the shim).
- * graph: as llama.cpp does: every iteration captured anew
+ * graph: as llama.cpp does: after 2 eager iterations (its kernels loaded),
+ * every iteration captured anew
  * (cudaStreamBeginCapture, relaxed mode) into a cudaGraph_t, then
  * cudaGraphExecUpdate of the one executable graph from it, instantiated
  * again only when the update fails, launched, synced.  stderr says how many
@@ -65,6 +66,7 @@
 #define DL_FF 1024
 #define DL_VOCAB 4096
 #define DL_WARMUP 16
+#define DL_GRAPH_AFTER 2 /* graph mode: eager iterations before the first capture (kernels loaded) */
 #define DL_BOS 1
 
 /* Microseconds on the monotonic clock. */
@@ -362,7 +364,7 @@ int main(int argc, char **argv)
         if (t == DL_WARMUP)
             loop_began = now_us();
         const double began = now_us();
-        if (graph) {
+        if (graph && t >= DL_GRAPH_AFTER) {
             cudaGraph_t g;
             CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
             submit_iteration(&md, t, s, h_tokens);
