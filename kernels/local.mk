@@ -11,6 +11,7 @@
 GPU_APP_FILES = \
 	kernels/apps/common.h \
 	kernels/apps/library_check.h \
+	kernels/apps/lt_common.h \
 	kernels/apps/launch_loop.cu \
 	kernels/apps/launch_api.cu \
 	kernels/apps/two_streams.cu \
@@ -142,16 +143,16 @@ kernels/apps/pcg_ilu.gpu: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/ap
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse
 kernels/apps/pcg_ilu.static: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse && $(static_runtime_check)
-kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt
-kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt && $(static_runtime_check)
 
 ## Issue 25's programs: a training step on cuBLASLt (its GEMMs launched by cuBLASLt through the driver API, with
 ## programmatic dependent launch on Hopper) and a decode loop whose grids and copy sizes grow every iteration.
-kernels/apps/train_lt.gpu: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/train_lt.gpu: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt
-kernels/apps/train_lt.static: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/train_lt.static: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt && $(static_runtime_check)
 kernels/apps/decode_loop.gpu: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu

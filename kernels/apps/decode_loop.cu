@@ -69,24 +69,6 @@
 #define DL_GRAPH_AFTER 2 /* graph mode: eager iterations before the first capture (kernels loaded) */
 #define DL_BOS 1
 
-/* Microseconds on the monotonic clock. */
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-/* A fixed value in [-0.5, 0.5) * scale from an index and a salt. */
-static float init_value(size_t i, uint32_t salt, float scale)
-{
-    uint32_t h = (uint32_t)i * 2654435761u ^ salt;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    return ((float)(h & 0xffff) / 65536.0f - 0.5f) * scale;
-}
-
 /* A warp's sum of v, the same order on every run (xor butterfly). */
 __device__ static float warp_sum(float v)
 {

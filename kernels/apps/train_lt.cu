@@ -56,10 +56,10 @@
  * gpu-programs (train_lt.gpu with the shared runtime, train_lt.static with
  * nvcc's default static runtime), linked with -lcublasLt.
  */
-#include "common.h"
+#define LT_PROGRAM "train_lt"
+#include "lt_common.h"
 
 #include <algorithm>
-#include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <math.h>
 #include <string.h>
@@ -70,7 +70,6 @@
 #define TL_WARMUP 30
 #define TL_GRAPH_AFTER 3 /* graph mode: eager steps before the capture */
 #define TL_THREADS 256
-#define TL_WORKSPACE (32u << 20)
 #define TL_LR 1e-3f
 #define TL_BETA1 0.9f
 #define TL_BETA2 0.999f
@@ -78,16 +77,6 @@
 
 typedef __nv_bfloat16 bf16;
 
-/* Ends the program when a cuBLASLt call fails, naming it. */
-static void check_lt(cublasStatus_t status, const char *name, int line)
-{
-    if (status == CUBLAS_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "train_lt: ERROR: %s failed (%s), train_lt.cu:%d\n", name, cublasLtGetStatusName(status), line);
-    fflush(stdout);
-    exit(1);
-}
-#define LT(fn, args) check_lt(fn args, #fn, __LINE__)
 
 /* The step's scalars, read from device memory by the graph (eager passes them by value instead). */
 struct step_params {
@@ -228,87 +217,12 @@ __global__ void k_probe(float *probe, const float *w, int step, int index, const
     probe[step] = w[index];
 }
 
-/* Microseconds on the monotonic clock. */
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-/* A fixed value in [-0.5, 0.5) * scale from an index and a salt. */
-static float init_value(size_t i, uint32_t salt, float scale)
-{
-    uint32_t h = (uint32_t)i * 2654435761u ^ salt;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    return ((float)(h & 0xffff) / 65536.0f - 0.5f) * scale;
-}
-
-/* A float's bits. */
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 /* Blocks of TL_THREADS covering n. */
 static unsigned blocks_for(size_t n)
 {
     return (unsigned)((n + TL_THREADS - 1) / TL_THREADS);
 }
 
-/* One GEMM D = op(A) op(B) (column-major; A stored m x k or, transposed, k x m) with its algorithm chosen once. */
-struct gemm {
-    const char *name;
-    int m, n, k;
-    bool ta, tb;
-    cublasLtMatmulDesc_t desc;
-    cublasLtMatrixLayout_t a, b, d;
-    cublasLtMatmulHeuristicResult_t choice;
-};
-
-/* Describes a GEMM and chooses its algorithm. */
-static void gemm_init(gemm *g, const char *name, cublasLtHandle_t lt, cublasLtMatmulPreference_t pref, int m, int n,
-                      int k, bool ta, bool tb)
-{
-    g->name = name, g->m = m, g->n = n, g->k = k, g->ta = ta, g->tb = tb;
-    LT(cublasLtMatmulDescCreate, (&g->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    const cublasOperation_t opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-    LT(cublasLtMatmulDescSetAttribute, (g->desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
-    LT(cublasLtMatmulDescSetAttribute, (g->desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
-    LT(cublasLtMatrixLayoutCreate, (&g->a, CUDA_R_16BF, ta ? k : m, ta ? m : k, ta ? k : m));
-    LT(cublasLtMatrixLayoutCreate, (&g->b, CUDA_R_16BF, tb ? n : k, tb ? k : n, tb ? n : k));
-    LT(cublasLtMatrixLayoutCreate, (&g->d, CUDA_R_16BF, m, n, m));
-    int found = 0;
-    LT(cublasLtMatmulAlgoGetHeuristic, (lt, g->desc, g->a, g->b, g->d, g->d, pref, 1, &g->choice, &found));
-    if (found < 1 || g->choice.state != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "train_lt: ERROR: no cuBLASLt algorithm for %s (m %d n %d k %d)\n", name, m, n, k);
-        exit(1);
-    }
-    fprintf(stderr, "train_lt: %s: m %d n %d k %d%s%s: algorithm found, workspace %zu bytes\n", name, m, n, k,
-            ta ? ", A transposed" : "", tb ? ", B transposed" : "", g->choice.workspaceSize);
-}
-
-/* Runs a GEMM on a stream. */
-static void gemm_run(const gemm *g, cublasLtHandle_t lt, const void *a, const void *b, void *d, void *workspace,
-                     cudaStream_t stream)
-{
-    const float alpha = 1.0f, beta = 0.0f;
-    LT(cublasLtMatmul, (lt, g->desc, &alpha, a, g->a, b, g->b, &beta, d, g->d, d, g->d, &g->choice.algo, workspace,
-                        TL_WORKSPACE, stream));
-}
-
-/* Frees a GEMM's descriptors. */
-static void gemm_fini(gemm *g)
-{
-    LT(cublasLtMatrixLayoutDestroy, (g->a));
-    LT(cublasLtMatrixLayoutDestroy, (g->b));
-    LT(cublasLtMatrixLayoutDestroy, (g->d));
-    LT(cublasLtMatmulDescDestroy, (g->desc));
-}
 
 /* Copies n bf16 values from the device. */
 static std::vector<bf16> fetch(const bf16 *d, size_t n)
@@ -487,15 +401,11 @@ int main(int argc, char **argv)
     md.z1 = device_bf16(md.nh), md.a1 = device_bf16(md.nh), md.y = device_bf16(md.nx), md.dy = device_bf16(md.nx);
     md.dw2 = device_bf16(md.nw2), md.da1 = device_bf16(md.nh), md.dz1 = device_bf16(md.nh), md.dw1 = device_bf16(md.nw1);
     CHECK(cudaMalloc(&md.params, sizeof(step_params)));
-    CHECK(cudaMalloc(&md.workspace, TL_WORKSPACE));
+    CHECK(cudaMalloc(&md.workspace, LT_WORKSPACE_BYTES));
 
     cublasLtHandle_t lt;
     LT(cublasLtCreate, (&lt));
-    cublasLtMatmulPreference_t pref;
-    LT(cublasLtMatmulPreferenceCreate, (&pref));
-    const uint64_t workspace_bytes = TL_WORKSPACE;
-    LT(cublasLtMatmulPreferenceSetAttribute,
-       (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof workspace_bytes));
+    cublasLtMatmulPreference_t pref = lt_preference();
     gemm_init(&md.g_z1, "Z1 = W1 X", lt, pref, md.H, md.B, md.D, false, false);
     gemm_init(&md.g_y, "Y = W2 A1", lt, pref, md.D, md.B, md.H, false, false);
     gemm_init(&md.g_dw2, "dW2 = dY A1^T", lt, pref, md.D, md.H, md.B, false, true);

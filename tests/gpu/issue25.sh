@@ -30,11 +30,7 @@ APPS="$top_builddir/kernels/apps"
 TRAIN_ARGS=${ISSUE25_TRAIN_ARGS:-eager 300}
 DECODE_ARGS=${ISSUE25_DECODE_ARGS:-eager 400}
 
-for prog in train_lt.gpu train_lt.static decode_loop.gpu decode_loop.static; do
-    [ -x "$APPS/$prog" ] || skip "$APPS/$prog is not built (make gpu-programs)"
-done
-command -v nvidia-smi > /dev/null 2>&1 || skip "nvidia-smi not found: no GPU here"
-nvidia-smi -L > "$WORK/gpus" 2>&1 || skip "nvidia-smi -L failed: no GPU here ($(head -1 "$WORK/gpus"))"
+require_gpu_programs "$APPS/train_lt.gpu" "$APPS/train_lt.static" "$APPS/decode_loop.gpu" "$APPS/decode_loop.static"
 LIMIT=
 command -v timeout > /dev/null 2>&1 && LIMIT="timeout 120"
 # train_lt needs libcublasLt.so.13: where its rpath does not find it, the toolkit's or python3's nvidia wheels'.
