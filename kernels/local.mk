@@ -11,6 +11,7 @@
 GPU_APP_FILES = \
 	kernels/apps/common.h \
 	kernels/apps/library_check.h \
+	kernels/apps/lt_common.h \
 	kernels/apps/launch_loop.cu \
 	kernels/apps/launch_api.cu \
 	kernels/apps/two_streams.cu \
@@ -22,7 +23,9 @@ GPU_APP_FILES = \
 	kernels/apps/cg_blas.cu \
 	kernels/apps/unhooked_calls.cu \
 	kernels/apps/pcg_ilu.cu \
-	kernels/apps/lt_gemm.cu
+	kernels/apps/lt_gemm.cu \
+	kernels/apps/train_lt.cu \
+	kernels/apps/decode_loop.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -36,7 +39,9 @@ GPU_APPS = \
 	kernels/apps/cg_blas.gpu \
 	kernels/apps/unhooked_calls.gpu \
 	kernels/apps/pcg_ilu.gpu \
-	kernels/apps/lt_gemm.gpu
+	kernels/apps/lt_gemm.gpu \
+	kernels/apps/train_lt.gpu \
+	kernels/apps/decode_loop.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -57,7 +62,9 @@ GPU_STATIC_APPS = \
 	kernels/apps/host_flag_wait.static \
 	kernels/apps/cg_blas.static \
 	kernels/apps/pcg_ilu.static \
-	kernels/apps/lt_gemm.static
+	kernels/apps/lt_gemm.static \
+	kernels/apps/train_lt.static \
+	kernels/apps/decode_loop.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -136,10 +143,21 @@ kernels/apps/pcg_ilu.gpu: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/ap
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse
 kernels/apps/pcg_ilu.static: $(srcdir)/kernels/apps/pcg_ilu.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/library_check.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pcg_ilu.cu -lcublas -lcusparse && $(static_runtime_check)
-kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/lt_gemm.gpu: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt
-kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h
+kernels/apps/lt_gemm.static: $(srcdir)/kernels/apps/lt_gemm.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/lt_gemm.cu -lcublasLt && $(static_runtime_check)
+
+## Issue 25's programs: a training step on cuBLASLt (its GEMMs launched by cuBLASLt through the driver API, with
+## programmatic dependent launch on Hopper) and a decode loop whose grids and copy sizes grow every iteration.
+kernels/apps/train_lt.gpu: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt
+kernels/apps/train_lt.static: $(srcdir)/kernels/apps/train_lt.cu $(srcdir)/kernels/apps/common.h $(srcdir)/kernels/apps/lt_common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/train_lt.cu -lcublasLt && $(static_runtime_check)
+kernels/apps/decode_loop.gpu: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu
+kernels/apps/decode_loop.static: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
@@ -150,7 +168,7 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tests/gpu/issue25.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
@@ -160,4 +178,4 @@ EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
 	kernels/torch/ddp_train.py kernels/torch/cnn_train.py kernels/torch/zoo_generate.py \
-	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py
+	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh tools/bench-issue25

@@ -147,6 +147,15 @@ skip() {
     exit 77
 }
 
+# GPU tests: skips unless every program named ($1...) is built (make gpu-programs) and nvidia-smi lists a GPU.
+require_gpu_programs() {
+    for prog in "$@"; do
+        [ -x "$prog" ] || skip "$prog is not built (make gpu-programs)"
+    done
+    command -v nvidia-smi > /dev/null 2>&1 || skip "nvidia-smi not found: no GPU here"
+    nvidia-smi -L > "$WORK/gpus" 2>&1 || skip "nvidia-smi -L failed: no GPU here ($(head -1 "$WORK/gpus"))"
+}
+
 # PyTorch tests: skips unless $PYTHON (default python3) imports torch and torch sees a CUDA device; then sets
 # LIMIT, a time limit to put before `env LD_PRELOAD=...` (so that the shim is preloaded into Python and its
 # children only), and Python's environment.

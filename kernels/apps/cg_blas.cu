@@ -88,13 +88,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 int main(int argc, char **argv)
 {
     const bool graph_mode = argc > 1 && strcmp(argv[1], "graph") == 0;

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 /* Ends the program with status 1 when a CUDA call that must succeed fails. */
 #define CHECK(call)                                                                                      \
@@ -48,6 +50,32 @@ static inline void require_gpu(void)
         exit(77);
     }
     CHECK(cudaSetDevice(0));
+}
+
+/* Microseconds on the monotonic clock. */
+static inline double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
+/* A fixed value in [-0.5, 0.5) * scale from an index and a salt (the programs' weights and inputs). */
+static inline float init_value(size_t i, uint32_t salt, float scale)
+{
+    uint32_t h = (uint32_t)i * 2654435761u ^ salt;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return ((float)(h & 0xffff) / 65536.0f - 0.5f) * scale;
+}
+
+/* A float's bits, to print. */
+static inline uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
 }
 
 /* FNV-1a, 64 bits, over len bytes. */

@@ -32,10 +32,10 @@
  * 1 a failed call or a wrong result; 77 no GPU.  Built twice by make
  * gpu-programs (lt_gemm.gpu, lt_gemm.static), linked with -lcublasLt.
  */
-#include "common.h"
+#define LT_PROGRAM "lt_gemm"
+#include "lt_common.h"
 
 #include <algorithm>
-#include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <math.h>
 #include <string.h>
@@ -47,17 +47,6 @@
 #define LT_N1 2048
 #define LT_N2 1024 /* Y is LT_M x LT_N2 = LT_M x LT_K1: X's shape */
 #define LT_ITERS 50
-#define WORKSPACE_BYTES (32u << 20)
-
-static void check_lt(cublasStatus_t status, const char *name, int line)
-{
-    if (status == CUBLAS_STATUS_SUCCESS)
-        return;
-    fprintf(stderr, "lt_gemm: ERROR: %s failed (%s), lt_gemm.cu:%d\n", name, cublasLtGetStatusName(status), line);
-    fflush(stdout);
-    exit(1);
-}
-#define LT(fn, args) check_lt(fn args, #fn, __LINE__)
 
 __global__ void k_gelu(__nv_bfloat16 *h, size_t n)
 {
@@ -80,23 +69,6 @@ __global__ void k_probe(float *hist, int it, const __nv_bfloat16 *x, size_t j)
     hist[it] = __bfloat162float(x[j]);
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-/* A fixed value in [-0.5, 0.5) * scale from an index and a salt. */
-static float init_value(size_t i, uint32_t salt, float scale)
-{
-    uint32_t h = (uint32_t)i * 2654435761u ^ salt;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    return ((float)(h & 0xffff) / 65536.0f - 0.5f) * scale;
-}
-
 static std::vector<__nv_bfloat16> init_matrix(size_t n, uint32_t salt, float scale)
 {
     std::vector<__nv_bfloat16> v(n);
@@ -105,53 +77,6 @@ static std::vector<__nv_bfloat16> init_matrix(size_t n, uint32_t salt, float sca
     return v;
 }
 
-/* One GEMM D = A B (column-major, no transposes) with its algorithm chosen once. */
-struct gemm {
-    int m, n, k;
-    cublasLtMatmulDesc_t desc;
-    cublasLtMatrixLayout_t a, b, d;
-    cublasLtMatmulHeuristicResult_t choice;
-};
-
-static void gemm_init(gemm *g, cublasLtHandle_t lt, cublasLtMatmulPreference_t pref, int m, int n, int k)
-{
-    g->m = m, g->n = n, g->k = k;
-    LT(cublasLtMatmulDescCreate, (&g->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    LT(cublasLtMatrixLayoutCreate, (&g->a, CUDA_R_16BF, m, k, m));
-    LT(cublasLtMatrixLayoutCreate, (&g->b, CUDA_R_16BF, k, n, k));
-    LT(cublasLtMatrixLayoutCreate, (&g->d, CUDA_R_16BF, m, n, m));
-    int found = 0;
-    LT(cublasLtMatmulAlgoGetHeuristic, (lt, g->desc, g->a, g->b, g->d, g->d, pref, 1, &g->choice, &found));
-    if (found < 1 || g->choice.state != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "lt_gemm: ERROR: no cuBLASLt algorithm for m %d n %d k %d\n", m, n, k);
-        exit(1);
-    }
-    fprintf(stderr, "lt_gemm: m %d n %d k %d: algorithm found, workspace %zu bytes\n", m, n, k,
-            g->choice.workspaceSize);
-}
-
-static void gemm_run(const gemm *g, cublasLtHandle_t lt, const void *a, const void *b, void *d, void *workspace,
-                     cudaStream_t stream)
-{
-    const float alpha = 1.0f, beta = 0.0f;
-    LT(cublasLtMatmul, (lt, g->desc, &alpha, a, g->a, b, g->b, &beta, d, g->d, d, g->d, &g->choice.algo, workspace,
-                        WORKSPACE_BYTES, stream));
-}
-
-static void gemm_fini(gemm *g)
-{
-    LT(cublasLtMatrixLayoutDestroy, (g->a));
-    LT(cublasLtMatrixLayoutDestroy, (g->b));
-    LT(cublasLtMatrixLayoutDestroy, (g->d));
-    LT(cublasLtMatmulDescDestroy, (g->desc));
-}
-
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 int main(int argc, char **argv)
 {
@@ -176,20 +101,16 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&d_w1, nw1 * sizeof(__nv_bfloat16)));
     CHECK(cudaMalloc(&d_w2, nw2 * sizeof(__nv_bfloat16)));
     CHECK(cudaMalloc(&d_hist, LT_ITERS * sizeof(float)));
-    CHECK(cudaMalloc(&workspace, WORKSPACE_BYTES));
+    CHECK(cudaMalloc(&workspace, LT_WORKSPACE_BYTES));
     CHECK(cudaMemcpy(d_w1, w1.data(), nw1 * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_w2, w2.data(), nw2 * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
 
     cublasLtHandle_t lt;
     LT(cublasLtCreate, (&lt));
-    cublasLtMatmulPreference_t pref;
-    LT(cublasLtMatmulPreferenceCreate, (&pref));
-    const uint64_t workspace_bytes = WORKSPACE_BYTES;
-    LT(cublasLtMatmulPreferenceSetAttribute,
-       (pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof workspace_bytes));
+    cublasLtMatmulPreference_t pref = lt_preference();
     gemm g1, g2;
-    gemm_init(&g1, lt, pref, LT_M, LT_N1, LT_K1);
-    gemm_init(&g2, lt, pref, LT_M, LT_N2, LT_N1);
+    gemm_init(&g1, "H = X W1", lt, pref, LT_M, LT_N1, LT_K1, false, false);
+    gemm_init(&g2, "Y = H W2", lt, pref, LT_M, LT_N2, LT_N1, false, false);
 
     /* The first GEMM against the host, on 256 entries of H = X0 W1. */
     CHECK(cudaMemcpy(d_x, x0.data(), nx * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));

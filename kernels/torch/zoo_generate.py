@@ -2,6 +2,7 @@
 """zoo_generate: Hugging Face generate() on a small randomly initialised Llama, greedy, batch 1.
 
     python3 kernels/torch/zoo_generate.py [static|static_eager|dynamic] [CALLS]      (default: static 3)
+    python3 kernels/torch/zoo_generate.py bench [CALLS]                               (default: 4)
 
 The model is built from a LlamaConfig (8 layers, hidden 512, 8 attention
 heads, 4 key-value heads, vocabulary 32000, intermediate size 1024) with
@@ -19,6 +20,13 @@ with, by the mode:
                    graphs of PyTorch's own) and decodes into a static KV cache
     static_eager   cache_implementation="static", disable_compile=True: the static cache, eager
     dynamic        the default dynamic cache, eager
+
+    bench          issue 25's benchmark mode (tools/bench-issue25 --hf): the dynamic cache and the
+                   static cache with disable_compile=True, one untimed call of each (the warm-up:
+                   the shim learns and graphs there), then CALLS rounds of one call of each,
+                   alternating; stderr: "ms_per_token dynamic X" and "ms_per_token static_eager X",
+                   the medians over the timed calls of each (run it without the shim, under auto,
+                   and under observe for the ceiling)
 
 min_new_tokens=96 keeps the end-of-sequence token from being chosen, so
 every call generates all 96 tokens (checked).  A member of the zoo
@@ -45,10 +53,10 @@ NEW_TOKENS, PROMPT_LEN = 96, 16
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "static"
-    if mode not in ("static", "static_eager", "dynamic"):
-        print("usage: zoo_generate.py [static|static_eager|dynamic] [CALLS]", file=sys.stderr)
+    if mode not in ("static", "static_eager", "dynamic", "bench"):
+        print("usage: zoo_generate.py [static|static_eager|dynamic|bench] [CALLS]", file=sys.stderr)
         return 1
-    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else (4 if mode == "bench" else 3)
     torch = import_torch("zoo_generate")
     if torch is None:
         return 77
@@ -69,33 +77,35 @@ def main():
     gen = torch.Generator().manual_seed(1234)
     prompt = torch.randint(3, config.vocab_size, (1, PROMPT_LEN), generator=gen).to("cuda")
     mask = torch.ones_like(prompt)
-    kwargs = dict(attention_mask=mask, max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS, do_sample=False,
-                  pad_token_id=0, return_dict_in_generate=True, output_logits=True)
-    if mode in ("static", "static_eager"):
-        kwargs["cache_implementation"] = "static"
-    if mode == "static_eager":
-        kwargs["disable_compile"] = True
     print("prompt " + " ".join(str(t) for t in prompt[0].tolist()))
 
+    # The calls: (label, cache mode, timed); bench: one untimed call of each cache, then CALLS rounds of both.
+    if mode == "bench":
+        caches = ("dynamic", "static_eager")
+        plan = [(f"warm-up {c}", c, False) for c in caches]
+        plan += [(f"call {i} {c}", c, True) for i in range(calls) for c in caches]
+    else:
+        plan = [(f"call {i}", mode, True) for i in range(calls)]
     digest = hashlib.sha256()
-    per_token_us = []
-    for call in range(calls):
+    per_token_us = {}
+    for label, cache, timed in plan:
         torch.cuda.synchronize()
         t0 = time.perf_counter()
-        out = model.generate(prompt, **kwargs)
+        out = model.generate(prompt, **generate_kwargs(mask, cache))
         torch.cuda.synchronize()
         took = time.perf_counter() - t0
         ids = out.sequences[0, PROMPT_LEN:].tolist()
         logits = torch.stack([step.float() for step in out.logits]).cpu().numpy().tobytes()
         if len(ids) != NEW_TOKENS:
-            print(f"call {call} generated {len(ids)} tokens, not {NEW_TOKENS}")
+            print(f"{label} generated {len(ids)} tokens, not {NEW_TOKENS}")
             return 1
-        print(f"call {call} tokens " + " ".join(str(t) for t in ids))
-        print(f"call {call} logits {hashlib.sha256(logits).hexdigest()[:16]}")
+        print(f"{label} tokens " + " ".join(str(t) for t in ids))
+        print(f"{label} logits {hashlib.sha256(logits).hexdigest()[:16]}")
         digest.update(repr(ids).encode())
         digest.update(logits)
-        per_token_us.append(took * 1e6 / NEW_TOKENS)
-        print(f"zoo-time: call {call}: {took * 1e3:.1f} ms, {took * 1e3 / NEW_TOKENS:.3f} ms a token", file=sys.stderr)
+        if timed:
+            per_token_us.setdefault(cache, []).append(took * 1e6 / NEW_TOKENS)
+        print(f"zoo-time: {label}: {took * 1e3:.1f} ms, {took * 1e3 / NEW_TOKENS:.3f} ms a token", file=sys.stderr)
     print(f"checksum {digest.hexdigest()[:16]}")
     try:
         from torch._dynamo.utils import counters
@@ -104,9 +114,24 @@ def main():
         graphs = "?"
     print(f"zoo-note: Dynamo graphs compiled: {graphs} (static: generate's automatic compile; else 0)",
           file=sys.stderr)
-    ordered = sorted(per_token_us)
-    print(f"median_us {ordered[len(ordered) // 2]:.1f}", file=sys.stderr)
+    for cache, times in per_token_us.items():
+        ordered = sorted(times)
+        if mode == "bench":
+            print(f"ms_per_token {cache} {ordered[len(ordered) // 2] / 1e3:.4f}", file=sys.stderr)
+        else:
+            print(f"median_us {ordered[len(ordered) // 2]:.1f}", file=sys.stderr)
     return 0
+
+
+def generate_kwargs(mask, cache):
+    """generate()'s arguments for a cache mode: static (its automatic compile), static_eager or dynamic."""
+    kwargs = dict(attention_mask=mask, max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS, do_sample=False,
+                  pad_token_id=0, return_dict_in_generate=True, output_logits=True)
+    if cache in ("static", "static_eager"):
+        kwargs["cache_implementation"] = "static"
+    if cache == "static_eager":
+        kwargs["disable_compile"] = True
+    return kwargs
 
 
 if __name__ == "__main__":

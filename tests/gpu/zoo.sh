@@ -29,6 +29,10 @@
 #                      SpMV), the legacy stream, cudaDeviceReset() at the end; pcg_ilu_static: .static
 #   lt_gemm            kernels/apps/lt_gemm.gpu: cuBLASLt bf16 GEMMs and own kernels, a sync an
 #                      iteration; lt_gemm_static: .static
+#   train_lt           kernels/apps/train_lt.gpu (issue 25): an MLP's training step on cuBLASLt (5 GEMMs,
+#                      17 own kernels, two on the legacy stream, Adam), a sync a step; train_lt_static: .static
+#   decode_loop        kernels/apps/decode_loop.gpu (issue 25): a decode loop whose attention grid and copy
+#                      sizes grow by one step every iteration, 53 calls and a sync an iteration
 #
 # hf_static_compile, jax_eager, pcg_ilu and pcg_ilu_static (the programs that crashed under the shim) run
 # three times in each shim mode; the others once.  Environment:
@@ -70,7 +74,7 @@ PYDIR="$top_srcdir/kernels/torch"
 PYTHON=${PYTHON:-python3}
 # Longest first (the order they start in and the table's), compiling members apart from each other.
 ALL_MEMBERS="hf_static_compile jax_eager compile_ro hf_dynamic compile_default hf_static_eager pcg_ilu pcg_ilu_static
-jax_jit triton_loop cupy_loop lt_gemm lt_gemm_static"
+jax_jit triton_loop cupy_loop lt_gemm lt_gemm_static train_lt train_lt_static decode_loop"
 MEMBERS=${ZOO_MEMBERS:-$ALL_MEMBERS}
 JOBS=${ZOO_JOBS:-3}
 if [ -n "${ZOO_BUDGET:-}" ]; then
@@ -117,6 +121,9 @@ member() {
     pcg_ilu_static) NATIVE=pcg_ilu.static REP=3 LIMIT=60 EST_FIRST=2 EST=2 ;;
     lt_gemm) NATIVE=lt_gemm.gpu LIMIT=60 EST_FIRST=2 EST=2 ;;
     lt_gemm_static) NATIVE=lt_gemm.static LIMIT=60 EST_FIRST=2 EST=2 ;;
+    train_lt) NATIVE=train_lt.gpu LIMIT=60 EST_FIRST=2 EST=2 UNIT=step ;;
+    train_lt_static) NATIVE=train_lt.static LIMIT=60 EST_FIRST=2 EST=2 UNIT=step ;;
+    decode_loop) NATIVE=decode_loop.gpu LIMIT=60 EST_FIRST=2 EST=2 UNIT=token ;;
     *) return 1 ;;
     esac
     [ -n "$NATIVE" ] && CMD=("$APPS/$NATIVE")
@@ -132,13 +139,13 @@ now_ms() {
     esac
 }
 
-# pcg_ilu and lt_gemm need cuBLAS, cuBLASLt and cuSPARSE, found through their rpath to the build machine's
+# pcg_ilu, lt_gemm and train_lt need cuBLAS, cuBLASLt and cuSPARSE, found through their rpath to the build machine's
 # $CUDA_HOME/lib64; where they are not there, look in the toolkit and in python3's nvidia wheels, as
 # library_and_flag.sh does for cg_blas.
 NATIVE_LIBPATH=
 case " $(echo $MEMBERS) " in
-*" pcg_ilu"* | *" lt_gemm"*)
-    for prog in pcg_ilu.gpu lt_gemm.gpu; do
+*" pcg_ilu"* | *" lt_gemm"* | *" train_lt"*)
+    for prog in pcg_ilu.gpu lt_gemm.gpu train_lt.gpu; do
         [ -x "$APPS/$prog" ] || continue
         library_path_for "$APPS/$prog"
         [ -n "$LIBPATH" ] && NATIVE_LIBPATH="${NATIVE_LIBPATH:+$NATIVE_LIBPATH:}$LIBPATH"
