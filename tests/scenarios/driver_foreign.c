@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver_foreign: a driver-only program (as one built with nvcc's default
+ * static runtime reaches the GPU, no dynamic runtime loaded) whose loop has
+ * work inside it that the shim cannot hold back: a library's own launches
+ * (tests/standin/fakeblas.c, linked against the static-runtime driver too,
+ * as cuBLASLt is in such a program) and a 2-D memset, which no graph node
+ * the shim builds stands for.  Such a region is replayed on the robust path
+ * or not at all.  Each iteration also copies from pageable memory
+ * overwritten right after the call, waits for an event recorded before the
+ * loop, and orders a second stream by events both ways.  30 iterations on a
+ * created stream; prints the sums of every iteration and the buffers'
+ * hashes.
+ *
+ * Environment: FAKEBLAS_CUDA_VERSION=99000 makes the library launch through
+ * a cuLaunchKernel the shim has no wrapper for (its launches unseen, and
+ * the shim knows it); FAKEBLAS_UNSEEN=1 through a route the shim cannot
+ * know of (a negative control); DRIVER_FOREIGN_2D=0 leaves the 2-D memset
+ * out (the library's launches are then the only work the shim cannot hold).
+ * Stand-in only: the library's kernel is a CPU twin.
+ */
+#include <stdbool.h>
+
+#include "driver_scenario.h"
+
+#include "../standin/fakeblas.h"
+
+#define N 4096
+#define ROWS 16
+#define COLS 64 /* floats a row of the 2-D memset clears, in rows of ROW_PITCH bytes */
+#define ROW_PITCH (256 * sizeof(float))
+
+static CUfunction f_axpy, f_scale, f_combine, f_reduce;
+
+/* One launch of 1-D blocks of 256 threads. */
+static void launch(CUfunction f, int n, void **args, CUstream s)
+{
+    CU(cuLaunchKernel(f, dscen_blocks(n), 1, 1, 256, 1, 1, 0, s, args, NULL));
+}
+
+/* 30 iterations of the program's launches around the library's, then the results. */
+int main(void)
+{
+    dscen_begin("driver_foreign");
+    f_axpy = dscen_fn("k_axpy");
+    f_scale = dscen_fn("k_scale");
+    f_combine = dscen_fn("k_combine");
+    f_reduce = dscen_fn("k_reduce_sum");
+    CUstream s, s2;
+    CUevent start, ready, done;
+    CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CU(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CU(cuEventCreate(&start, CU_EVENT_DISABLE_TIMING));
+    CU(cuEventCreate(&ready, CU_EVENT_DISABLE_TIMING));
+    CU(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+    CUdeviceptr x = dscen_floats(N), y = dscen_floats(N), z = dscen_floats(N), in = dscen_floats(N);
+    CUdeviceptr w = dscen_floats(N), sums = dscen_floats(2);
+    float *pinned = NULL, *page = malloc(N * sizeof(float));
+    CU(cuMemAllocHost((void **)&pinned, 2 * sizeof(float)));
+    int n = N;
+    const char *set_2d = getenv("DRIVER_FOREIGN_2D");
+    bool memset_2d = set_2d == NULL || strcmp(set_2d, "0") != 0;
+    CU(cuMemsetD32Async(x, 0x3f800000u, N, s)); /* x = 1.0f */
+    CU(cuMemsetD8Async(y, 0, N * sizeof(float), s));
+    CU(cuMemsetD8Async(w, 0, N * sizeof(float), s));
+    CU(cuEventRecord(start, s)); /* recorded before the loop: every iteration's wait is on work outside it */
+    CU(cuStreamSynchronize(s));
+    for (int it = 0; it < 30; it++) {
+        CU(cuStreamWaitEvent(s, start, 0));
+        for (int i = 0; i < N; i++)
+            page[i] = (float)((i * 7 + it * 13) % 89) * 0.125f;
+        CU(cuMemcpyHtoDAsync(in, page, N * sizeof(float), s));
+        memset(page, 0xff, N * sizeof(float)); /* legal at once: the bytes were taken */
+        float a = 0.25f + 0.0625f * (float)(it % 5), f = 0.75f;
+        void *axpy[] = {&a, &in, &y, &n}, *scale[] = {&y, &f, &n}, *comb[] = {&x, &y, &z, &n};
+        launch(f_axpy, N, axpy, s);
+        /* The library's own launch, reading what the program wrote and read by what follows. */
+        CU((CUresult)fakeblas_blend((cudaStream_t)s, (const float *)(uintptr_t)in, (float *)(uintptr_t)y, N));
+        launch(f_scale, N, scale, s);
+        launch(f_combine, N, comb, s);
+        /* A 2-D memset: ROWS rows of COLS floats at a pitch, set to the iteration (as a float's bits). */
+        if (memset_2d)
+            CU(cuMemsetD2D32Async(z, ROW_PITCH, dscen_bits((float)it), COLS, ROWS, s));
+        /* The second stream reads z once s has written it; s waits until it has. */
+        CU(cuEventRecord(ready, s));
+        CU(cuStreamWaitEvent(s2, ready, 0));
+        void *comb2[] = {&z, &y, &w, &n};
+        launch(f_combine, N, comb2, s2);
+        CU((CUresult)fakeblas_blend((cudaStream_t)s2, (const float *)(uintptr_t)z, (float *)(uintptr_t)w, N));
+        CUdeviceptr sum1 = sums + sizeof(float);
+        void *red2[] = {&w, &sum1, &n};
+        CU(cuLaunchKernel(f_reduce, 1, 1, 1, REDUCE_THREADS, 1, 1, 0, s2, red2, NULL));
+        CU(cuEventRecord(done, s2));
+        CU(cuStreamWaitEvent(s, done, 0));
+        void *red[] = {&z, &sums, &n};
+        CU(cuLaunchKernel(f_reduce, 1, 1, 1, REDUCE_THREADS, 1, 1, 0, s, red, NULL));
+        CU(cuMemcpyDtoHAsync(pinned, sums, 2 * sizeof(float), s));
+        CU(cuStreamSynchronize(s));
+        printf("%2d: sum %08x second %08x\n", it, dscen_bits(pinned[0]), dscen_bits(pinned[1]));
+    }
+    dscen_show("y", y, N);
+    dscen_show("z", z, N);
+    dscen_show("w", w, N);
+    free(page);
+    CU(cuMemFreeHost(pinned));
+    CU(cuEventDestroy(start));
+    CU(cuEventDestroy(ready));
+    CU(cuEventDestroy(done));
+    CU(cuStreamDestroy(s));
+    CU(cuStreamDestroy(s2));
+    return dscen_end();
+}
