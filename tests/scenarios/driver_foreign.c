@@ -8,9 +8,12 @@
  * the shim builds stands for.  Such a region is replayed on the robust path
  * or not at all.  Each iteration also copies from pageable memory
  * overwritten right after the call, waits for an event recorded before the
- * loop, and orders a second stream by events both ways.  30 iterations on a
- * created stream; prints the sums of every iteration and the buffers'
- * hashes.
+ * loop, orders a second stream by events both ways, and asks the driver
+ * whether its streams are capturing, as a library's static runtime does
+ * (they never are: the program captures nothing, and a shim's capture must
+ * stay unseen).  30 iterations on a created stream; prints the sums of
+ * every iteration, the buffers' hashes and how often a stream was said to
+ * be capturing.
  *
  * Environment: FAKEBLAS_CUDA_VERSION=99000 makes the library launch through
  * a cuLaunchKernel the shim has no wrapper for (its launches unseen, and
@@ -57,7 +60,7 @@ int main(void)
     CUdeviceptr w = dscen_floats(N), sums = dscen_floats(2);
     float *pinned = NULL, *page = malloc(N * sizeof(float));
     CU(cuMemAllocHost((void **)&pinned, 2 * sizeof(float)));
-    int n = N;
+    int n = N, capturing = 0;
     const char *set_2d = getenv("DRIVER_FOREIGN_2D");
     bool memset_2d = set_2d == NULL || strcmp(set_2d, "0") != 0;
     CU(cuMemsetD32Async(x, 0x3f800000u, N, s)); /* x = 1.0f */
@@ -77,6 +80,9 @@ int main(void)
         /* The library's own launch, reading what the program wrote and read by what follows. */
         CU((CUresult)fakeblas_blend((cudaStream_t)s, (const float *)(uintptr_t)in, (float *)(uintptr_t)y, N));
         launch(f_scale, N, scale, s);
+        CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+        CU(cuStreamIsCapturing(s, &status));
+        capturing += status != CU_STREAM_CAPTURE_STATUS_NONE;
         launch(f_combine, N, comb, s);
         /* A 2-D memset: ROWS rows of COLS floats at a pitch, set to the iteration (as a float's bits). */
         if (memset_2d)
@@ -90,6 +96,9 @@ int main(void)
         CUdeviceptr sum1 = sums + sizeof(float);
         void *red2[] = {&w, &sum1, &n};
         CU(cuLaunchKernel(f_reduce, 1, 1, 1, REDUCE_THREADS, 1, 1, 0, s2, red2, NULL));
+        cuuint64_t id = 0;
+        CU(cuStreamGetCaptureInfo(s2, &status, &id, NULL, NULL, NULL, NULL));
+        capturing += status != CU_STREAM_CAPTURE_STATUS_NONE;
         CU(cuEventRecord(done, s2));
         CU(cuStreamWaitEvent(s, done, 0));
         void *red[] = {&z, &sums, &n};
@@ -98,6 +107,7 @@ int main(void)
         CU(cuStreamSynchronize(s));
         printf("%2d: sum %08x second %08x\n", it, dscen_bits(pinned[0]), dscen_bits(pinned[1]));
     }
+    printf("a stream of the loop said to be capturing: %d times\n", capturing);
     dscen_show("y", y, N);
     dscen_show("z", z, N);
     dscen_show("w", w, N);

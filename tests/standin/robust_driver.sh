@@ -6,7 +6,8 @@
 # (no libcudart.so loaded, as a program built with nvcc's default runtime), whose loop holds work the shim
 # cannot hold back: a library's own launches (tests/standin/fakeblas.c) and a 2-D memset.  Its region can only
 # be replayed on the robust path, which captures it.  Without the shim it must exit 0 and print the same for
-# seeds 1..3; under the shim (auto, seeds 1 and 3) the same, byte for byte, and the log must say that the
+# seeds 1..3; under the shim (auto, seeds 1 and 3) the same, byte for byte (it prints how often the driver
+# said a stream of its loop was capturing: the shim's capture must stay hidden), and the log must say that the
 # region's graph was captured and replayed on the robust path, many times, and never that a region was not
 # graphed, that a capture was lost, or that anything was replayed on the fast path.  Twice: with the 2-D
 # memset (the driver work the shim sees but cannot hold sends the region to the robust path), and without it,
