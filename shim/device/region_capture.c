@@ -36,6 +36,26 @@ struct region_capture {
     cudaGraphExec_t exec;
 };
 
+/* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
+bool capture_supported(const char **missing)
+{
+    static const struct {
+        enum device_fn_id id;
+        const char *name;
+    } needed[] = {
+        {DEVICE_ID_cuStreamBeginCapture_v2, "cuStreamBeginCapture_v2"},
+        {DEVICE_ID_cuStreamEndCapture, "cuStreamEndCapture"},
+        {DEVICE_ID_cuGraphExecUpdate_v2, "cuGraphExecUpdate_v2"},
+        {DEVICE_ID_cuMemcpyAsync, "cuMemcpyAsync"},
+    };
+    for (unsigned i = 0; i < sizeof needed / sizeof *needed; i++)
+        if (libcuda_device_fn(needed[i].id) == NULL) {
+            *missing = needed[i].name;
+            return false;
+        }
+    return true;
+}
+
 /* Whether a region starting on this stream can be captured: not the legacy or per-thread default stream. */
 bool capture_stream_eligible(cudaStream_t stream)
 {

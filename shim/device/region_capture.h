@@ -38,6 +38,9 @@ enum capture_outcome {
     CAPTURE_RESUBMITTED,  /* the capture was lost: the recorded calls were submitted one by one */
 };
 
+/* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
+bool capture_supported(const char **missing);
+
 /* Whether a region starting on this stream can be captured: not the legacy or per-thread default stream. */
 bool capture_stream_eligible(cudaStream_t stream);
 

@@ -116,29 +116,6 @@ bool capture_takes_call(struct tracker *t, const struct call *c)
     return !in_flight_meets(t);
 }
 
-/*
- * Whether libcuda has what the robust path captures with (it calls nothing
- * else the fast path does not); if not, *missing names the first it lacks.
- */
-static bool driver_captures(const char **missing)
-{
-    static const struct {
-        enum device_fn_id id;
-        const char *name;
-    } needed[] = {
-        {DEVICE_ID_cuStreamBeginCapture_v2, "cuStreamBeginCapture_v2"},
-        {DEVICE_ID_cuStreamEndCapture, "cuStreamEndCapture"},
-        {DEVICE_ID_cuGraphExecUpdate_v2, "cuGraphExecUpdate_v2"},
-        {DEVICE_ID_cuMemcpyAsync, "cuMemcpyAsync"},
-    };
-    for (unsigned i = 0; i < sizeof needed / sizeof *needed; i++)
-        if (libcuda_device_fn(needed[i].id) == NULL) {
-            *missing = needed[i].name;
-            return false;
-        }
-    return true;
-}
-
 /* Starts a robust-path capture on the region's first stream; false (passing through) if the driver refuses. */
 bool start_recapture(struct tracker *t, cudaStream_t stream)
 {
@@ -146,7 +123,7 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
     if (watchdog_refuses(t, r))
         return false;
     const char *missing;
-    if (!driver_captures(&missing)) {
+    if (!capture_supported(&missing)) {
         char why[160];
         snprintf(why, sizeof why, "it needs the robust path, which captures through the CUDA driver, and this "
                  "driver lacks %s", missing);
