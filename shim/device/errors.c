@@ -6,19 +6,26 @@
 #include "runtime.h"
 
 /*
- * The runtime keeps one "last error" per thread.  The shim's own calls may
- * set it (asking for a parameter past the last one fails on purpose), and
- * the only way to clear it is cudaGetLastError, which would also swallow an
- * error the program has not read yet.  So the program's error is taken out
- * first and owed back: the hooked cudaGetLastError and cudaPeekAtLastError
- * return an owed error before asking the runtime.
+ * The runtime keeps one "last error" per thread.  The shim's own calls go
+ * through libcuda (graphs, captures, events, staging: libcuda.h), which
+ * leaves it alone; what may set it is a runtime call the shim makes: a
+ * kernel's facts it can only ask the runtime for (kernel_params.c: asking
+ * for a parameter past the last one fails on purpose), and the program's
+ * own calls it forwards late (into the robust path's capture, or
+ * resubmitted when a capture was lost), whose errors it must not leave to
+ * whichever thread submitted them.  The only way to clear the last error is
+ * cudaGetLastError, which would also swallow an error the program has not
+ * read yet.  So the program's error is taken out first and owed back: the
+ * hooked cudaGetLastError and cudaPeekAtLastError return an owed error
+ * before asking the runtime.
  */
 static __thread cudaError_t owed __attribute__((tls_model("initial-exec")));
 
-/* Takes the program's pending error out of the runtime before the shim's own calls. */
+/* Takes the program's pending error out of the runtime before the shim's own calls; none without a runtime. */
 void errors_save(struct saved_error *saved)
 {
-    saved->error = REAL_CALL(cudaGetLastError);
+    /* A program linked with the static runtime has none the shim sees: nothing pending, and nothing owed. */
+    saved->error = real_function(HOOK_ID_cudaGetLastError) ? REAL_CALL(cudaGetLastError) : cudaSuccess;
 }
 
 /*

@@ -11,21 +11,50 @@
  * in the program's order, instead of running early.  At the region's end the
  * capture becomes a graph that updates the region's executable graph (or a
  * new one is instantiated when the update is refused) and is launched.
+ *
+ * The shim's own calls here (the capture begun and ended, the graph updated
+ * and launched, the joins, the staging buffer) go through libcuda like the
+ * rest of the back end: a program built with the static runtime has no
+ * runtime the shim could call, and a driver call leaves the runtime's last
+ * error alone.  The program's calls forwarded into the capture go through
+ * the door they came by (record_forward): a runtime call through the
+ * runtime, whose error state is the program's.
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
+#include "libcuda.h"
 #include "owed_records.h"
 #include "region_capture.h"
-#include "runtime.h"
 #include "stream_order.h"
 
 struct region_capture {
     cudaGraphExec_t exec;
 };
+
+/* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
+bool capture_supported(const char **missing)
+{
+    static const struct {
+        enum device_fn_id id;
+        const char *name;
+    } needed[] = {
+        {DEVICE_ID_cuStreamBeginCapture_v2, "cuStreamBeginCapture_v2"},
+        {DEVICE_ID_cuStreamEndCapture, "cuStreamEndCapture"},
+        {DEVICE_ID_cuGraphExecUpdate_v2, "cuGraphExecUpdate_v2"},
+        {DEVICE_ID_cuMemcpyAsync, "cuMemcpyAsync"},
+    };
+    for (unsigned i = 0; i < sizeof needed / sizeof *needed; i++)
+        if (libcuda_device_fn(needed[i].id) == NULL) {
+            *missing = needed[i].name;
+            return false;
+        }
+    return true;
+}
 
 /* Whether a region starting on this stream can be captured: not the legacy or per-thread default stream. */
 bool capture_stream_eligible(cudaStream_t stream)
@@ -38,62 +67,58 @@ bool capture_stream_eligible(cudaStream_t stream)
  * read it must be done (as an eager copy from pageable memory would be
  * before returning), and it grows to what the last capture needed.
  */
-static cudaError_t prepare_staging(struct capture_session *s)
+static CUresult prepare_staging(struct capture_session *s)
 {
-    cudaError_t err = cudaSuccess;
+    CUresult err = CUDA_SUCCESS;
     if (s->staging_in_flight) {
-        err = REAL_CALL(cudaEventSynchronize, s->staging_free);
+        err = DEVICE_CALL(cuEventSynchronize, s->staging_free);
         s->staging_in_flight = false;
     }
     s->staging_used = 0;
-    if (err != cudaSuccess || s->staging_needed <= s->staging_size)
+    if (err != CUDA_SUCCESS || s->staging_needed <= s->staging_size)
         return err;
     if (s->staging)
-        REAL_CALL(cudaFreeHost, s->staging);
+        (void)DEVICE_CALL(cuMemFreeHost, s->staging);
     s->staging = NULL;
     s->staging_size = 0;
-    err = REAL_CALL(cudaMallocHost, (void **)&s->staging, s->staging_needed);
-    if (err == cudaSuccess)
+    err = DEVICE_CALL(cuMemAllocHost_v2, (void **)&s->staging, s->staging_needed);
+    if (err == CUDA_SUCCESS)
         s->staging_size = s->staging_needed;
-    if (err == cudaSuccess)
-        err = (cudaError_t)private_event(&s->staging_free);
+    if (err == CUDA_SUCCESS)
+        err = private_event(&s->staging_free);
     return err;
 }
 
 /* Starts a relaxed-mode capture on origin, which the program cannot see, with room to stage staging_bytes. */
-cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t staging_bytes)
+CUresult capture_begin(struct capture_session *s, cudaStream_t origin, size_t staging_bytes)
 {
-    struct saved_error saved;
-    errors_save(&saved);
     if (s->staging_needed < staging_bytes)
         s->staging_needed = staging_bytes;
     /* Relaxed: the program's other calls (on this thread or others) stay legal while the shim captures. */
-    cudaError_t err = prepare_staging(s);
-    if (err == cudaSuccess)
-        err = (cudaError_t)private_event(&s->fork);
+    CUresult err = prepare_staging(s);
+    if (err == CUDA_SUCCESS)
+        err = private_event(&s->fork);
     owed_waits_settle(origin); /* outside the capture: a wait it owes a fast-path graph */
     owed_records_settle(origin, NULL); /* and the records owed there */
     /* And those owed on the legacy stream, which a foreign call inside the capture could settle: made while a
        blocking stream captures, a record there would invalidate the capture (found by tests/owed_waits.sh). */
     owed_records_settle(cudaStreamLegacy, NULL);
-    if (err == cudaSuccess)
-        err = REAL_CALL(cudaStreamBeginCapture, origin, cudaStreamCaptureModeRelaxed);
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuStreamBeginCapture_v2, origin, CU_STREAM_CAPTURE_MODE_RELAXED);
     /* Recorded before anything is captured: a stream that waits for it joins the capture with no dependency. */
-    if (err == cudaSuccess && REAL_CALL(cudaEventRecord, s->fork, origin) != cudaSuccess) {
-        cudaGraph_t empty = NULL;
-        REAL_CALL(cudaStreamEndCapture, origin, &empty);
+    if (err == CUDA_SUCCESS && (err = DEVICE_CALL(cuEventRecord, s->fork, origin)) != CUDA_SUCCESS) {
+        CUgraph empty = NULL;
+        (void)DEVICE_CALL(cuStreamEndCapture, origin, &empty);
         if (empty)
-            RT_CALL(cudaGraphDestroy, empty);
-        err = cudaErrorStreamCaptureInvalidated;
+            (void)DEVICE_CALL(cuGraphDestroy, empty);
     }
-    errors_restore(&saved);
-    if (err != cudaSuccess)
+    if (err != CUDA_SUCCESS)
         return err;
     s->active = true;
     s->streams[0] = origin;
     s->stream_count = 1;
     s->event_count = 0;
-    return cudaSuccess;
+    return CUDA_SUCCESS;
 }
 
 /* Whether stream takes part in the capture. */
@@ -140,22 +165,25 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
 }
 
 /* Makes stream take part in the capture, joining it at its start: no order is added, none lost. */
-cudaError_t capture_join(struct capture_session *s, cudaStream_t stream)
+CUresult capture_join(struct capture_session *s, cudaStream_t stream)
 {
     if (capture_holds(s, stream))
-        return cudaSuccess;
+        return CUDA_SUCCESS;
     if (s->stream_count == CAPTURE_STREAMS_MAX)
-        return cudaErrorNotSupported;
-    struct saved_error saved;
-    errors_save(&saved);
-    cudaError_t err = REAL_CALL(cudaStreamWaitEvent, stream, s->fork, 0);
-    errors_restore(&saved);
-    if (err == cudaSuccess)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    CUresult err = DEVICE_CALL(cuStreamWaitEvent, stream, s->fork, 0);
+    if (err == CUDA_SUCCESS)
         s->streams[s->stream_count++] = stream;
     return err;
 }
 
-/* Forwards a recorded call into the capture and notes what it adds to it; returns what the runtime says. */
+/*
+ * Forwards a recorded call into the capture and notes what it adds to it;
+ * returns what CUDA says (a driver call's CUresult as record_forward gives
+ * it: the codes both doors share agree).  The two calls the shim changes
+ * (a wait made external, a copy from the staging buffer) go through libcuda:
+ * should one fail, the caller makes the program's call again as it was made.
+ */
 cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r)
 {
     const struct call *c = &r->call;
@@ -165,18 +193,20 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
         owed_records_settle(c->stream, NULL); /* and the records owed there */
     }
     bool joins_by_itself = c->kind == CALL_EVENT_WAIT && recorded_inside(s, c->event);
-    if (!joins_by_itself && (err = capture_join(s, c->stream)) != cudaSuccess)
+    if (!joins_by_itself && (err = (cudaError_t)capture_join(s, c->stream)) != cudaSuccess)
         return err;
     if (c->kind == CALL_EVENT_WAIT && !joins_by_itself) {
         /* An event recorded before the capture: a wait node keeps the dependency (on its owed record). */
         owed_records_settle(NULL, c->event);
-        return REAL_CALL(cudaStreamWaitEvent, c->stream, c->event, c->flags | cudaEventWaitExternal);
+        return (cudaError_t)DEVICE_CALL(cuStreamWaitEvent, c->stream, c->event, c->flags | CU_EVENT_WAIT_EXTERNAL);
     }
     if (r->staged) {
+        /* From pinned memory, with unified addressing: cuMemcpyAsync tells the direction from the pointers. */
         unsigned char *copy = s->staging + s->staging_used;
         memcpy(copy, record_bytes(list, r), c->bytes);
         s->staging_used += align16(c->bytes);
-        return REAL_CALL(cudaMemcpyAsync, c->dst, copy, c->bytes, c->copy_kind, c->stream);
+        return (cudaError_t)DEVICE_CALL(cuMemcpyAsync, (CUdeviceptr)(uintptr_t)c->dst, (CUdeviceptr)(uintptr_t)copy,
+                                        c->bytes, c->stream);
     }
     err = record_forward(list, r, cudaStreamPerThread);
     if (err != cudaSuccess)
@@ -193,27 +223,27 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
  * capture (the join cudaStreamEndCapture requires), and again after it,
  * before the launch (their earlier work, which the graph must follow).
  */
-static cudaError_t join_others_to_origin(struct capture_session *s)
+static CUresult join_others_to_origin(struct capture_session *s)
 {
-    return (cudaError_t)streams_join_first(s->streams, s->stream_count, s->joins);
+    return streams_join_first(s->streams, s->stream_count, s->joins);
 }
 
 /* An executable graph for graph: rc's updated in place if it accepts it, else a new one; NULL on failure. */
 static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t graph, enum capture_outcome *outcome,
-                                      cudaError_t *error)
+                                      CUresult *error)
 {
     if (rc && rc->exec) {
-        cudaGraphExecUpdateResultInfo info;
-        if (RT_CALL(cudaGraphExecUpdate, rc->exec, graph, &info) == cudaSuccess) {
+        CUgraphExecUpdateResultInfo info;
+        if (DEVICE_CALL(cuGraphExecUpdate_v2, rc->exec, graph, &info) == CUDA_SUCCESS) {
             *outcome = CAPTURE_UPDATED;
             return rc->exec;
         }
-        RT_CALL(cudaGraphExecDestroy, rc->exec);
+        (void)DEVICE_CALL(cuGraphExecDestroy, rc->exec);
         rc->exec = NULL;
     }
     cudaGraphExec_t exec = NULL;
-    *error = RT_CALL(cudaGraphInstantiate, &exec, graph, 0);
-    if (*error != cudaSuccess)
+    *error = DEVICE_CALL(cuGraphInstantiateWithFlags, &exec, graph, 0);
+    if (*error != CUDA_SUCCESS)
         return NULL;
     *outcome = CAPTURE_INSTANTIATED;
     if (rc)
@@ -228,65 +258,72 @@ static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t gra
  * recorded in a capture is unusable afterwards until it is recorded outside
  * one, and after the whole graph is a point no earlier than the original.
  */
-static cudaError_t launch_in_order(struct capture_session *s, cudaGraphExec_t exec, bool *launched)
+static CUresult launch_in_order(struct capture_session *s, cudaGraphExec_t exec, bool *launched)
 {
-    cudaError_t err;
+    CUresult err;
     *launched = false;
     err = join_others_to_origin(s);
-    if (err == cudaSuccess)
-        err = REAL_CALL(cudaGraphLaunch, exec, s->streams[0]);
-    if (err != cudaSuccess)
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuGraphLaunch, exec, s->streams[0]);
+    if (err != CUDA_SUCCESS)
         return err;
     *launched = true;
     if (s->staging_used) {
-        err = REAL_CALL(cudaEventRecord, s->staging_free, s->streams[0]);
-        s->staging_in_flight = err == cudaSuccess;
+        err = DEVICE_CALL(cuEventRecord, s->staging_free, s->streams[0]);
+        s->staging_in_flight = err == CUDA_SUCCESS;
     }
-    if (err == cudaSuccess)
-        err = (cudaError_t)streams_follow_first(s->streams, s->stream_count, &s->after);
-    for (unsigned i = 0; i < s->event_count && err == cudaSuccess; i++)
-        err = REAL_CALL(cudaEventRecord, s->events[i], s->streams[0]);
+    if (err == CUDA_SUCCESS)
+        err = streams_follow_first(s->streams, s->stream_count, &s->after);
+    for (unsigned i = 0; i < s->event_count && err == CUDA_SUCCESS; i++)
+        err = DEVICE_CALL(cuEventRecord, s->events[i], s->streams[0]);
     return err;
 }
 
 /* Ends the capture and runs what it holds in the program's order (see region_capture.h). */
 enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
-                                    const struct record_list *list, cudaError_t *error)
+                                    const struct record_list *list, CUresult *error, CUresult *owed)
 {
-    struct saved_error saved;
-    errors_save(&saved);
     enum capture_outcome outcome = CAPTURE_RESUBMITTED;
     cudaGraph_t graph = NULL;
+    *owed = CUDA_SUCCESS;
     *error = join_others_to_origin(s);
-    cudaError_t end = REAL_CALL(cudaStreamEndCapture, s->streams[0], &graph);
+    CUresult end = DEVICE_CALL(cuStreamEndCapture, s->streams[0], &graph);
     s->active = false;
-    if (*error == cudaSuccess)
+    if (*error == CUDA_SUCCESS)
         *error = end;
     if (keep && *rc == NULL)
         *rc = calloc(1, sizeof **rc);
     keep = keep && *rc != NULL; /* out of memory: run it once all the same */
     cudaGraphExec_t exec = NULL;
     bool launched = false;
-    if (end == cudaSuccess && graph != NULL) {
+    if (end == CUDA_SUCCESS && graph != NULL) {
         exec = executable_for(keep ? *rc : NULL, graph, &outcome, error);
         if (exec) {
-            cudaError_t err = launch_in_order(s, exec, &launched);
-            if (*error == cudaSuccess)
+            CUresult err = launch_in_order(s, exec, &launched);
+            if (*error == CUDA_SUCCESS)
                 *error = err;
         }
     }
     if (!launched) {
-        record_forward_all(list, cudaStreamPerThread, NULL); /* the capture's work is lost: the calls the shim saw run one by one */
+        /* The capture's work is lost: the calls the shim saw run one by one, each through its own door.  Their
+           runtime errors are owed to the program's cudaGetLastError, not left to whichever thread submits them. */
+        struct saved_error saved;
+        errors_save(&saved);
+        cudaError_t runtime_error = record_forward_all(list, cudaStreamPerThread, owed);
+        errors_restore(&saved);
+        errors_owe(runtime_error);
         outcome = CAPTURE_RESUBMITTED;
     }
     if (exec && !keep)
-        RT_CALL(cudaGraphExecDestroy, exec);
+        (void)DEVICE_CALL(cuGraphExecDestroy, exec);
     if (graph)
-        RT_CALL(cudaGraphDestroy, graph);
-    errors_restore(&saved);
-    /* Launched: the work is submitted, only the ordering around it failed.  Owe the error rather than resubmit. */
-    if (launched && *error != cudaSuccess)
-        errors_owe(*error);
+        (void)DEVICE_CALL(cuGraphDestroy, graph);
+    /* Launched: the work is submitted, only the ordering around it failed.  Owe the error rather than resubmit:
+       to the runtime's last error and to the next wait through the driver, whichever the program looks at. */
+    if (launched && *error != CUDA_SUCCESS) {
+        errors_owe((cudaError_t)*error);
+        *owed = *error;
+    }
     return outcome;
 }
 
@@ -295,34 +332,26 @@ void region_capture_destroy(struct region_capture *rc)
 {
     if (rc == NULL)
         return;
-    struct saved_error saved;
-    errors_save(&saved);
     if (rc->exec)
-        RT_CALL(cudaGraphExecDestroy, rc->exec);
-    errors_restore(&saved);
+        (void)DEVICE_CALL(cuGraphExecDestroy, rc->exec);
     free(rc);
 }
 
 /* Frees a session's private events (at exit). */
 void capture_session_fini(struct capture_session *s)
 {
-    struct saved_error saved;
-    errors_save(&saved);
-    for (unsigned i = 0; i < CAPTURE_STREAMS_MAX; i++)
-        if (s->joins[i]) {
-            REAL_CALL(cudaEventDestroy, s->joins[i]);
-            s->joins[i] = NULL;
-        }
+    for (unsigned i = 0; i < CAPTURE_STREAMS_MAX; i++) {
+        private_event_destroy(s->joins[i]);
+        s->joins[i] = NULL;
+    }
     cudaEvent_t *own[] = {&s->after, &s->fork, &s->staging_free};
     if (s->staging_in_flight)
-        REAL_CALL(cudaEventSynchronize, s->staging_free);
-    for (unsigned i = 0; i < sizeof own / sizeof *own; i++)
-        if (*own[i]) {
-            REAL_CALL(cudaEventDestroy, *own[i]);
-            *own[i] = NULL;
-        }
+        (void)DEVICE_CALL(cuEventSynchronize, s->staging_free);
+    for (unsigned i = 0; i < sizeof own / sizeof *own; i++) {
+        private_event_destroy(*own[i]);
+        *own[i] = NULL;
+    }
     if (s->staging)
-        REAL_CALL(cudaFreeHost, s->staging);
+        (void)DEVICE_CALL(cuMemFreeHost, s->staging);
     s->staging = NULL;
-    errors_restore(&saved);
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "driver_api.h"
 #include "record.h"
 
 #define CAPTURE_STREAMS_MAX 16
@@ -37,11 +38,14 @@ enum capture_outcome {
     CAPTURE_RESUBMITTED,  /* the capture was lost: the recorded calls were submitted one by one */
 };
 
+/* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
+bool capture_supported(const char **missing);
+
 /* Whether a region starting on this stream can be captured: not the legacy or per-thread default stream. */
 bool capture_stream_eligible(cudaStream_t stream);
 
-/* Starts a relaxed-mode capture on origin, which the program cannot see, with room to stage staging_bytes. */
-cudaError_t capture_begin(struct capture_session *s, cudaStream_t origin, size_t staging_bytes);
+/* Starts a relaxed-mode capture on origin through libcuda, unseen by the program, with room for staging_bytes. */
+CUresult capture_begin(struct capture_session *s, cudaStream_t origin, size_t staging_bytes);
 
 /* Whether stream takes part in the capture. */
 bool capture_holds(const struct capture_session *s, cudaStream_t stream);
@@ -56,20 +60,24 @@ bool capture_holds(const struct capture_session *s, cudaStream_t stream);
 bool capture_admits(struct capture_session *s, const struct call *c, bool pageable_source, const char **why);
 
 /* Makes stream take part in the capture (joining it at its start) if it does not yet. */
-cudaError_t capture_join(struct capture_session *s, cudaStream_t stream);
+CUresult capture_join(struct capture_session *s, cudaStream_t stream);
 
-/* Forwards a recorded call into the capture and notes what it adds to it; returns what the runtime says. */
+/* Forwards a recorded call into the capture and notes what it adds to it; returns what CUDA says. */
 cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r);
 
 /*
  * Ends the capture and runs what it holds, in the program's order: through
  * *rc (created if NULL when keep, updated if it exists) or, if !keep,
  * through a one-time executable graph.  If the capture was lost, submits
- * the recorded calls one by one instead.  *error has the first runtime
- * error met (the work has run or been submitted regardless).
+ * the recorded calls one by one instead (their runtime errors owed to
+ * this thread's cudaGetLastError, errors_owe).  *error has the first error
+ * of the shim's own calls (the work has run or been submitted regardless);
+ * *owed, what the program's next wait through the driver owes it: the
+ * first error of the resubmitted driver calls, or of the ordering after a
+ * launch.
  */
 enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
-                                    const struct record_list *list, cudaError_t *error);
+                                    const struct record_list *list, CUresult *error, CUresult *owed);
 
 /* Destroys a region's robust-path graph. */
 void region_capture_destroy(struct region_capture *rc);

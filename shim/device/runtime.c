@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "libcuda.h"
 #include "real_dlsym.h"
 #include "runtime.h"
 
@@ -55,7 +56,9 @@ void *runtime_function(enum runtime_id id)
  * A runtime error's name, for logs ("cudaErrorInvalidValue"): the
  * runtime's own cudaGetErrorName, called through a pointer (a process whose
  * runtime is loaded privately, as JAX's plugin loads it, has none to bind
- * at link level), or "cudaError N" when there is none.
+ * at link level).  Without a runtime (a program linked with the static one)
+ * every error the shim meets is a driver call's, the codes both share
+ * agreeing: the driver's name ("CUDA_ERROR_INVALID_VALUE").
  */
 const char *runtime_error_name(cudaError_t error)
 {
@@ -65,7 +68,9 @@ const char *runtime_error_name(cudaError_t error)
     void *fn = atomic_load_explicit(&error_name, memory_order_acquire);
     if (fn == NULL && (fn = runtime_lookup("cudaGetErrorName")) != NULL)
         atomic_store_explicit(&error_name, fn, memory_order_release);
-    const char *name = fn ? ((error_name_fn)fn)(error) : NULL;
+    if (fn == NULL)
+        return libcuda_error_name((CUresult)error);
+    const char *name = ((error_name_fn)fn)(error);
     if (name)
         return name;
     snprintf(unknown, sizeof unknown, "cudaError %d", (int)error);

@@ -20,7 +20,7 @@ enum runtime_id {
 /* The runtime's function for id, or NULL. */
 void *runtime_function(enum runtime_id id);
 
-/* A runtime error's name for logs, through the runtime's cudaGetErrorName if it has one, else "cudaError N". */
+/* A runtime error's name for logs, through the runtime's cudaGetErrorName if it has one, else libcuda's name of it. */
 const char *runtime_error_name(cudaError_t error);
 
 /*

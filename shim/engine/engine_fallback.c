@@ -32,6 +32,14 @@ void owe_error_to(struct tracker *t, cudaError_t error)
         atomic_compare_exchange_strong(&t->error_from_others, &none, error);
 }
 
+/* Owes t's program the first error of its driver calls submitted late (its next wait through the driver). */
+void owe_driver_error_to(struct tracker *t, CUresult error)
+{
+    CUresult none = CUDA_SUCCESS;
+    if (error != CUDA_SUCCESS)
+        atomic_compare_exchange_strong(&t->driver_error_owed, &none, error);
+}
+
 /* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */
 void submit_held_back(struct tracker *t)
 {
@@ -43,10 +51,7 @@ void submit_held_back(struct tracker *t)
     owed_records_settle_all(); /* and may wait for, or record again, events an earlier graph owes */
     cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
     libcuda_context_leave(switched, previous);
-    if (driver_error != CUDA_SUCCESS) {
-        CUresult none = CUDA_SUCCESS;
-        atomic_compare_exchange_strong(&t->driver_error_owed, &none, driver_error);
-    }
+    owe_driver_error_to(t, driver_error);
     if (!owner) {
         owe_error_to(t, error);
         if (holds_per_thread_work(t))

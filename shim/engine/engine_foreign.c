@@ -30,7 +30,7 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
         struct call on_stream = {.kind = CALL_LAUNCH, .stream = stream};
-        taken = capture_takes_call(me, &on_stream) && capture_join(&me->capture, stream) == cudaSuccess;
+        taken = capture_takes_call(me, &on_stream) && capture_join(&me->capture, stream) == CUDA_SUCCESS;
         if (taken) {
             /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
             atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);

@@ -302,6 +302,9 @@ bool enter_context_of(const struct tracker *t, CUcontext *previous);
 /* Owes t's program the first error of work another thread did on t's behalf (its next cudaGetLastError). */
 void owe_error_to(struct tracker *t, cudaError_t error);
 
+/* Owes t's program the first error of its driver calls submitted late (its next wait through the driver). */
+void owe_driver_error_to(struct tracker *t, CUresult error);
+
 /* engine_robust.c: the robust path's captures. */
 
 /* Ends a robust-path capture early: runs what it holds once, in order (logged if the capture was lost). */

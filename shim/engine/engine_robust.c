@@ -2,19 +2,26 @@
 /* The robust path: a region's calls forwarded into a capture of its streams, and the capture ended, updated and launched. */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "engine_internal.h"
-#include "hooks.h"
 #include "libcuda.h"
 #include "log.h"
-#include "real.h"
-#include "runtime.h"
 #include "shim.h"
 #include "trace.h"
 
-/* Ends this thread's robust-path capture and runs what it holds (see capture_finish); nothing is pending after. */
-static enum capture_outcome end_capture(struct tracker *t, struct region_capture **rc, bool keep, cudaError_t *error)
+/*
+ * Ends t's robust-path capture and runs what it holds (see capture_finish),
+ * in t's context (another thread may end it); nothing is pending after.
+ */
+static enum capture_outcome end_capture(struct tracker *t, struct region_capture **rc, bool keep, CUresult *error)
 {
-    enum capture_outcome outcome = capture_finish(&t->capture, rc, keep, &t->records, error);
+    CUcontext previous;
+    bool switched = enter_context_of(t, &previous);
+    CUresult owed;
+    enum capture_outcome outcome = capture_finish(&t->capture, rc, keep, &t->records, error, &owed);
+    libcuda_context_leave(switched, previous);
+    owe_driver_error_to(t, owed);
     atomic_fetch_sub(&shim_captures, 1);
     set_pending(t, false);
     return outcome;
@@ -24,17 +31,17 @@ static enum capture_outcome end_capture(struct tracker *t, struct region_capture
 void release_capture(struct tracker *t)
 {
     struct region_capture *none = NULL;
-    cudaError_t error;
+    CUresult error;
     enum capture_outcome outcome = end_capture(t, &none, false, &error);
     if (outcome == CAPTURE_RESUBMITTED) {
         char who[256];
         if (unseen_work_possible(who, sizeof who))
             log_warn("a capture of the robust path was lost (%s): the %u calls the shim saw were submitted one by "
                      "one; work that %s submitted into that capture did not run",
-                     runtime_error_name(error), t->records.count, who);
+                     libcuda_error_name(error), t->records.count, who);
         else
             log_info("a capture of the robust path was lost (%s): its %u calls were submitted one by one",
-                     runtime_error_name(error), t->records.count);
+                     libcuda_error_name(error), t->records.count);
     }
 }
 
@@ -44,11 +51,11 @@ bool finish_recapture(struct tracker *t)
     struct region *r = t->region;
     bool first = r->graph == NULL;
     struct region_capture *rc = r->graph;
-    cudaError_t error;
+    CUresult error;
     enum capture_outcome outcome = end_capture(t, &rc, true, &error);
     if (first && outcome != CAPTURE_RESUBMITTED) {
         log_info("region %u: graph captured on the robust path (%u calls re-captured each time, applied with "
-                 "cudaGraphExecUpdate)",
+                 "cuGraphExecUpdate)",
                  r->id, r->length);
         /* Its node count is the capture's, which holds work the shim did not see: give the calls it saw. */
         trace_event("graph_built", "\"region\":%u,\"calls\":%u,\"streams\":%u,\"path\":\"robust\"", r->id,
@@ -60,7 +67,7 @@ bool finish_recapture(struct tracker *t)
     if (outcome == CAPTURE_RESUBMITTED) {
         regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         log_info("region %u: fell back: the capture failed (%s); its calls were submitted one by one", r->id,
-                 runtime_error_name(error));
+                 libcuda_error_name(error));
         trace_event("fallback", "\"region\":%u,\"reason\":\"graph_error\",\"after\":%u,\"length\":%u", r->id,
                     t->records.count, r->length);
         return false;
@@ -71,7 +78,7 @@ bool finish_recapture(struct tracker *t)
         log_info("region %u: replayed on the robust path (%s)", r->id,
                  outcome == CAPTURE_UPDATED ? "executable graph updated" : "instantiated");
     else if (outcome == CAPTURE_INSTANTIATED)
-        log_debug("region %u: cudaGraphExecUpdate refused the new capture; instantiated again", r->id);
+        log_debug("region %u: cuGraphExecUpdate refused the new capture; instantiated again", r->id);
     return true;
 }
 
@@ -109,17 +116,18 @@ bool capture_takes_call(struct tracker *t, const struct call *c)
     return !in_flight_meets(t);
 }
 
-/* Starts a robust-path capture on the region's first stream; false (passing through) if the runtime refuses. */
+/* Starts a robust-path capture on the region's first stream; false (passing through) if the driver refuses. */
 bool start_recapture(struct tracker *t, cudaStream_t stream)
 {
     struct region *r = t->region;
     if (watchdog_refuses(t, r))
         return false;
-    if (real_function(HOOK_ID_cudaStreamBeginCapture) == NULL) {
-        not_graphed(t, r, FALLBACK_UNSUPPORTED,
-                    "it needs the robust path, which captures through a dynamic CUDA runtime, and this program "
-                    "loads none (its runtime is linked statically)",
-                    "robust path without a dynamic runtime");
+    const char *missing;
+    if (!capture_supported(&missing)) {
+        char why[160];
+        snprintf(why, sizeof why, "it needs the robust path, which captures through the CUDA driver, and this "
+                 "driver lacks %s", missing);
+        not_graphed(t, r, FALLBACK_UNSUPPORTED, why, "robust path without the driver's capture");
         return false;
     }
     if (!claim_stream(t, stream)) {
@@ -130,10 +138,12 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
                     t->thread_number);
         return false;
     }
-    cudaError_t err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
-    if (err != cudaSuccess) {
+    CUresult err = capture_begin(&t->capture, stream, sigs_pageable_bytes(r->sigs, r->length));
+    if (err != CUDA_SUCCESS) {
         set_pending(t, false);
-        log_debug("region %u: cannot begin a capture: %s", r->id, runtime_error_name(err));
+        log_info("region %u: the driver refused to begin its capture on the robust path (%s); this occurrence "
+                 "passes through",
+                 r->id, libcuda_error_name(err));
         regions_failed(&t->table, r, FALLBACK_GRAPH_ERROR);
         return false;
     }

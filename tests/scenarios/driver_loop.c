@@ -14,12 +14,6 @@
 
 static CUfunction f_fill, f_axpy, f_scale, f_add_step, f_combine, f_reduce;
 
-/* One launch of 1-D blocks of 256 threads. */
-static void launch(CUfunction f, int n, void **args, CUstream s)
-{
-    CU(cuLaunchKernel(f, dscen_blocks(n), 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
 /* 50 iterations on stream s. */
 static void run(const char *label, CUstream s)
 {
@@ -29,9 +23,9 @@ static void run(const char *label, CUstream s)
     CU(cuMemAllocHost((void **)&host, sizeof(float)));
     float one = 1.0f, zero = 0.0f;
     void *fx[] = {&x, &one, &n}, *fy[] = {&y, &zero, &n}, *fz[] = {&z, &zero, &n};
-    launch(f_fill, N, fx, s);
-    launch(f_fill, N, fy, s);
-    launch(f_fill, N, fz, s);
+    dscen_launch(f_fill, N, fx, s);
+    dscen_launch(f_fill, N, fy, s);
+    dscen_launch(f_fill, N, fz, s);
     for (int it = 0; it < 50; it++) {
         for (int k = 0; k < 20; k++) {
             float a = 0.5f + 0.0625f * (float)((it + k) % 8), f = 0.875f, step_f = 0.125f;
@@ -39,10 +33,10 @@ static void run(const char *label, CUstream s)
             void *axpy[] = {&a, &x, &y, &n}, *scale[] = {&y, &f, &n}, *add[] = {&x, &step_f, &step, &n},
                  *comb[] = {&x, &y, &z, &n};
             switch (k % 4) {
-            case 0: launch(f_axpy, N, axpy, s); break;
-            case 1: launch(f_scale, N, scale, s); break;
-            case 2: launch(f_add_step, N, add, s); break;
-            default: launch(f_combine, N, comb, s); break;
+            case 0: dscen_launch(f_axpy, N, axpy, s); break;
+            case 1: dscen_launch(f_scale, N, scale, s); break;
+            case 2: dscen_launch(f_add_step, N, add, s); break;
+            default: dscen_launch(f_combine, N, comb, s); break;
             }
         }
         void *red[] = {&z, &sum, &n};

@@ -16,12 +16,6 @@
 
 static CUfunction f_fill, f_axpy, f_scale, f_add_step, f_combine, f_reduce;
 
-/* One launch of 1-D blocks of 256 threads, kernelParams form. */
-static void launch(CUfunction f, int n, void **args, CUstream s)
-{
-    CU(cuLaunchKernel(f, dscen_blocks(n), 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
 /* One launch in the extra form: the arguments packed at cuFuncGetParamInfo's offsets. */
 static void launch_extra(CUfunction f, int n, void **args, unsigned nargs, CUstream s)
 {
@@ -92,9 +86,9 @@ int main(void)
                  *comb[] = {&x, &y, &z, &n};
             switch (k % 4) {
             case 0: launch_extra(f_axpy, N, axpy, 4, s); break;
-            case 1: launch(f_scale, N, scale, s); break;
+            case 1: dscen_launch(f_scale, N, scale, s); break;
             case 2: launch_extra(f_add_step, N, add, 4, s); break;
-            default: launch(f_combine, N, comb, s); break;
+            default: dscen_launch(f_combine, N, comb, s); break;
             }
         }
         tally.iteration = it;

@@ -141,4 +141,10 @@ static inline unsigned dscen_blocks(int n)
     return (unsigned)((n + 255) / 256);
 }
 
+/* One launch of 1-D blocks of 256 threads covering n elements (kernelParams form). */
+static inline void dscen_launch(CUfunction f, int n, void **args, CUstream s)
+{
+    CU(cuLaunchKernel(f, dscen_blocks(n), 1, 1, 256, 1, 1, 0, s, args, NULL));
+}
+
 #endif

@@ -518,3 +518,15 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
 {
     API(exchange_mode(mode));
 }
+
+/* cuStreamBeginCapture_v2's body: the runtime's, same modes (CUstreamCaptureMode has their values). */
+cudaError_t standin_driver_begin_capture(cudaStream_t h, enum cudaStreamCaptureMode mode, bool ptsz)
+{
+    DRIVER_CALL(begin_capture(h, mode, ptsz));
+}
+
+/* cuStreamEndCapture's body: the runtime's, the same graph and errors. */
+cudaError_t standin_driver_end_capture(cudaStream_t h, cudaGraph_t *out, bool ptsz)
+{
+    DRIVER_CALL(end_capture(h, out, ptsz));
+}

@@ -41,6 +41,7 @@ static void find_driver(void)
     if (libcuda == NULL)
         return;
     const char *version = getenv("FAKEBLAS_CUDA_VERSION");
+#ifndef FAKEBLAS_DRIVER_ONLY /* built for a program without a dynamic runtime: no runtime to ask */
     const char *route = getenv("FAKEBLAS_ROUTE");
     if (route && strcmp(route, "runtime") == 0) {
         enum cudaDriverEntryPointQueryResult found;
@@ -50,6 +51,7 @@ static void find_driver(void)
             launch_kernel = (launch_fn)fn;
         return;
     }
+#endif
     const char *unseen = getenv("FAKEBLAS_UNSEEN");
     get_proc_fn get_proc = (get_proc_fn)dlsym(
         libcuda, unseen && *unseen == '1' ? "standin_private_get_proc_address" : "cuGetProcAddress_v2");

@@ -10,6 +10,9 @@
  * the shim cannot see; FAKEBLAS_ROUTE=runtime asks the runtime's
  * cudaGetDriverEntryPointByVersion instead (the stand-in runtime answers it
  * through that private route: only the shim's hook of it can wrap it).
+ * Built with FAKEBLAS_DRIVER_ONLY (libfakeblas_static, for the driver-only
+ * scenarios linked against the static-runtime driver), it has no runtime
+ * route.
  */
 #ifndef FAKEBLAS_H
 #define FAKEBLAS_H

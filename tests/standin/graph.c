@@ -1100,6 +1100,12 @@ cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool 
     DRIVER_CALL(graph_launch(e, h, ptsz, "cuGraphLaunch"));
 }
 
+/* cuGraphExecUpdate_v2's body: CUgraphExecUpdateResultInfo is laid out as the runtime's, with its values. */
+cudaError_t standin_driver_exec_update(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResultInfo *info)
+{
+    DRIVER_CALL(exec_update(e, g, info));
+}
+
 cudaError_t standin_driver_exec_kernel_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                            const struct cudaKernelNodeParams *p)
 {

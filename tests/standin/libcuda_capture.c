@@ -1,17 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_capture.c: the driver stand-in's capture queries,
- * cuStreamIsCapturing and cuStreamGetCaptureInfo in each exported version
- * (3 parameters, _v2, _v3) and per-thread flavour (_ptsz: NULL is the
- * per-thread stream). They answer from the runtime stand-in's capture
- * state, as cudaStreamIsCapturing / cudaStreamGetCaptureInfo do: same
- * statuses (CUstreamCaptureStatus has cudaStreamCaptureStatus's values),
- * same ids, same graph and dependency nodes (the driver's and the runtime's
- * handles are the same objects, as in CUDA).
+ * tests/standin/libcuda_capture.c: the driver stand-in's captures:
+ * cuStreamBeginCapture_v2 and cuStreamEndCapture (and their _ptsz twins),
+ * the runtime stand-in's captures begun and ended through the driver (the
+ * same modes, rules and errors as cudaStreamBeginCapture and
+ * cudaStreamEndCapture: CUstreamCaptureMode has cudaStreamCaptureMode's
+ * values), and the capture queries, cuStreamIsCapturing and
+ * cuStreamGetCaptureInfo in each exported version (3 parameters, _v2, _v3)
+ * and per-thread flavour (_ptsz: NULL is the per-thread stream). They
+ * answer from the runtime stand-in's capture state, as
+ * cudaStreamIsCapturing / cudaStreamGetCaptureInfo do: same statuses
+ * (CUstreamCaptureStatus has cudaStreamCaptureStatus's values), same ids,
+ * same graph and dependency nodes (the driver's and the runtime's handles
+ * are the same objects, as in CUDA).
  */
 #include "libcuda.h"
 
-/* The body of every version: the outputs it does not have are NULL. */
+/* cuStreamBeginCapture_v2 (cuda.h's cuStreamBeginCapture). */
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)
+{
+    return cu_result(standin_driver_begin_capture((cudaStream_t)hStream, (enum cudaStreamCaptureMode)mode, false));
+}
+
+/* cuStreamBeginCapture_v2, per-thread default stream flavour. */
+CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode)
+{
+    return cu_result(standin_driver_begin_capture((cudaStream_t)hStream, (enum cudaStreamCaptureMode)mode, true));
+}
+
+/* cuStreamEndCapture. */
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
+{
+    return cu_result(standin_driver_end_capture((cudaStream_t)hStream, (cudaGraph_t *)phGraph, false));
+}
+
+/* cuStreamEndCapture, per-thread default stream flavour. */
+CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
+{
+    return cu_result(standin_driver_end_capture((cudaStream_t)hStream, (cudaGraph_t *)phGraph, true));
+}
+
+/* The body of every version of the queries: the outputs it does not have are NULL. */
 static CUresult capture_info(CUstream h, bool ptsz, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *graph,
                              const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *ndeps)
 {

@@ -182,6 +182,13 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph h
     return cu_result(standin_driver_instantiate((RE *)phGraphExec, (RG)hGraph, flags));
 }
 
+/* CUgraphExecUpdateResultInfo is cudaGraphExecUpdateResultInfo, with the same result values. */
+CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo)
+{
+    return cu_result(
+        standin_driver_exec_update((RE)hGraphExec, (RG)hGraph, (cudaGraphExecUpdateResultInfo *)resultInfo));
+}
+
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
     return cu_result(standin_driver_exec_destroy((RE)hGraphExec));

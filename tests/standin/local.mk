@@ -472,6 +472,23 @@ tests_standin_static_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/static_check tests/standin/driver_door.sh
 EXTRA_DIST += tests/standin/driver_door.sh
 
+## The robust path without a dynamic runtime: tests/scenarios/driver_foreign, a driver-only program linked
+## against the static-runtime driver whose loop has work the shim cannot hold back inside it (a library's own
+## launches, tests/standin/fakeblas.c built without its runtime route as libfakeblas_static, and a 2-D
+## memset); tests/standin/robust_driver.sh.
+check_LTLIBRARIES += tests/standin/libfakeblas_static.la
+tests_standin_libfakeblas_static_la_SOURCES = $(tests_standin_libfakeblas_la_SOURCES)
+tests_standin_libfakeblas_static_la_CPPFLAGS = $(CUDA_CPPFLAGS) -DFAKEBLAS_DRIVER_ONLY
+tests_standin_libfakeblas_static_la_CFLAGS = $(tests_standin_libfakeblas_la_CFLAGS)
+tests_standin_libfakeblas_static_la_LDFLAGS = $(tests_standin_libfakeblas_la_LDFLAGS)
+tests_standin_libfakeblas_static_la_LIBADD = tests/standin/static/libcuda.la -ldl -lpthread
+check_PROGRAMS += tests/scenarios/driver_foreign
+tests_scenarios_driver_foreign_SOURCES = tests/scenarios/driver_foreign.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_driver_foreign_LDADD = tests/standin/libfakeblas_static.la $(STANDIN_STATIC_LINK_LIBS)
+tests_scenarios_driver_foreign_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/robust_driver.sh
+EXTRA_DIST += tests/standin/robust_driver.sh
+
 ## Issue 24: programs whose CUDA objects die while a shim may still hold graphs of them.  A module or library
 ## unloaded and loaded again (tests/scenarios/module_unload, driver API only), the context reset before main
 ## returns or in the middle (tests/scenarios/device_reset, runtime; device_reset_driver, driver API only), the

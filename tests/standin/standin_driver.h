@@ -22,6 +22,12 @@ cudaError_t standin_driver_capture_info(cudaStream_t h, bool ptsz, enum cudaStre
                                         unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps,
                                         const cudaGraphEdgeData **edges, size_t *ndeps);
 
+/* Begins a capture, as cudaStreamBeginCapture (ptsz: NULL means the per-thread stream). */
+cudaError_t standin_driver_begin_capture(cudaStream_t h, enum cudaStreamCaptureMode mode, bool ptsz);
+
+/* Ends a capture, as cudaStreamEndCapture: the same graph, the same errors. */
+cudaError_t standin_driver_end_capture(cudaStream_t h, cudaGraph_t *out, bool ptsz);
+
 /* Device memory, as cudaMalloc allocates it (size 0 is an error, as for cuMemAlloc). */
 cudaError_t standin_driver_malloc(void **p, size_t size);
 
@@ -142,6 +148,8 @@ cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeTyp
 cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags);
 cudaError_t standin_driver_exec_destroy(cudaGraphExec_t e);
 cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool ptsz);
+/* cudaGraphExecUpdate's body: the result info filled as the runtime fills it. */
+cudaError_t standin_driver_exec_update(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResultInfo *info);
 cudaError_t standin_driver_exec_kernel_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                            const struct cudaKernelNodeParams *p);
 /* Exec memcpy SetParams with 3-D parameters (memory types may not change, as the 1-D form). */

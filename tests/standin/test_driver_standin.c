@@ -8,6 +8,10 @@
  * capture and allocate device memory outside one; cuMemAlloc refuses size
  * 0; cuMemHostAlloc's mapped memory has its own address as device address;
  * cuGetProcAddress hands out the version a cudaVersion asks for.
+ * Captures begun and ended through the driver (cuStreamBeginCapture_v2,
+ * cuStreamEndCapture, as the shim's robust path makes them) keep their mode
+ * and give the runtime's graph, and cuGraphExecUpdate_v2 fills its result
+ * info as cudaGraphExecUpdate does.
  *
  * The driver front door: a graph built through the driver (kernel, memcpy,
  * memset, host, event record nodes) gives what the same calls made eagerly
@@ -58,6 +62,8 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsign
                                      unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                      unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                      void **kernelParams, void **extra);
+CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph);
 #undef cuStreamGetCaptureInfo
 CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);
 
@@ -166,6 +172,10 @@ static void test_get_proc_address(void)
     CHECK(proc("cuStreamDestroy", 13000, 0) == (void *)cuStreamDestroy_v2);
     CHECK(proc("cuModuleGetFunction", 13000, 0) == (void *)cuModuleGetFunction);
     CHECK(proc("cuLaunchKernelEx", 13000, 0) == (void *)cuLaunchKernelEx);
+    CHECK(proc("cuStreamBeginCapture", 13000, 0) == (void *)cuStreamBeginCapture_v2);
+    CHECK(proc("cuStreamBeginCapture", 13000, pt) == (void *)cuStreamBeginCapture_v2_ptsz);
+    CHECK(proc("cuStreamEndCapture", 13000, pt) == (void *)cuStreamEndCapture_ptsz);
+    CHECK(proc("cuGraphExecUpdate", 13000, 0) == (void *)cuGraphExecUpdate_v2);
 }
 
 enum { N = 512 };
@@ -191,6 +201,85 @@ static bool all_equal(CUdeviceptr d, int n, float v)
 static CUresult drv_launch(const void *k, int n, void **args, CUstream s)
 {
     return cuLaunchKernel((CUfunction)(void *)k, (unsigned)(n + 255) / 256, 1, 1, 256, 1, 1, 0, s, args, NULL);
+}
+
+/* Captures k_fill(x, v) (twice if twice) on s through the driver in mode; the graph, or NULL. */
+static CUgraph capture_fill(CUstream s, CUstreamCaptureMode mode, CUdeviceptr x, float v, bool twice)
+{
+    int n = N;
+    void *args[] = {&x, &v, &n};
+    CUgraph g = NULL;
+    CHECK(cuStreamBeginCapture_v2(s, mode) == CUDA_SUCCESS);
+    CHECK(drv_launch((const void *)k_fill, N, args, s) == CUDA_SUCCESS);
+    if (twice)
+        CHECK(drv_launch((const void *)k_fill, N, args, s) == CUDA_SUCCESS);
+    return cuStreamEndCapture(s, &g) == CUDA_SUCCESS ? g : NULL;
+}
+
+/* Captures through the driver: their mode, their graph, and the executable graph updated from the next. */
+static void test_driver_capture(void)
+{
+    CUstream s, other;
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CHECK(cuStreamCreate(&other, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CUdeviceptr x = 0;
+    CHECK(cuMemAlloc(&x, N * sizeof(float)) == CUDA_SUCCESS);
+    CUgraph g = NULL;
+    CHECK(cuStreamEndCapture(s, &g) == CUDA_ERROR_ILLEGAL_STATE && g == NULL);
+
+    /* Relaxed: another stream's synchronisation stays legal; the launch is captured, not run. */
+    CHECK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_RELAXED) == CUDA_SUCCESS);
+    CHECK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_RELAXED) == CUDA_ERROR_ILLEGAL_STATE);
+    enum cudaStreamCaptureStatus st;
+    unsigned long long id = 0;
+    cudaGraph_t graph = NULL;
+    CHECK(cudaStreamGetCaptureInfo((cudaStream_t)s, &st, &id, &graph, NULL, NULL, NULL) == cudaSuccess);
+    CHECK(st == cudaStreamCaptureStatusActive && id != 0 && graph != NULL);
+    check_queries((cudaStream_t)s, CU_STREAM_CAPTURE_STATUS_ACTIVE, id, graph);
+    CHECK(cudaStreamSynchronize((cudaStream_t)other) == cudaSuccess);
+    CHECK(cuStreamEndCapture(s, &g) == CUDA_SUCCESS && g != NULL);
+    check_queries((cudaStream_t)s, CU_STREAM_CAPTURE_STATUS_NONE, 0, NULL);
+    CHECK(cuGraphDestroy(g) == CUDA_SUCCESS);
+    CHECK(cuMemsetD32(x, 0, N) == CUDA_SUCCESS);
+    g = capture_fill(s, CU_STREAM_CAPTURE_MODE_RELAXED, x, 1.0f, false);
+    CHECK(g != NULL && all_equal(x, N, 0.0f));
+    size_t count = 0;
+    CHECK(cudaGraphGetNodes((cudaGraph_t)g, NULL, &count) == cudaSuccess && count == 1);
+    CUgraphExec e = NULL;
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0) == CUDA_SUCCESS);
+    CHECK(cuGraphLaunch(e, s) == CUDA_SUCCESS && cuStreamSynchronize(s) == CUDA_SUCCESS);
+    CHECK(all_equal(x, N, 1.0f));
+    CHECK(cuGraphDestroy(g) == CUDA_SUCCESS);
+
+    /* The same topology with another argument: updated in place, and the next launch fills 2.0. */
+    CUgraph g2 = capture_fill(s, CU_STREAM_CAPTURE_MODE_RELAXED, x, 2.0f, false);
+    CUgraphExecUpdateResultInfo info;
+    memset(&info, 0xff, sizeof info);
+    CHECK(cuGraphExecUpdate_v2(e, g2, &info) == CUDA_SUCCESS);
+    CHECK(info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS && info.errorNode == NULL);
+    CHECK(cuGraphLaunch(e, s) == CUDA_SUCCESS && cuStreamSynchronize(s) == CUDA_SUCCESS);
+    CHECK(all_equal(x, N, 2.0f));
+    /* Another node count: refused, saying why, and the executable graph is unchanged. */
+    CUgraph g3 = capture_fill(s, CU_STREAM_CAPTURE_MODE_RELAXED, x, 3.0f, true);
+    CHECK(cuGraphExecUpdate_v2(e, g3, &info) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+    CHECK(cuGraphExecUpdate_v2(e, g3, NULL) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuGraphLaunch(e, s) == CUDA_SUCCESS && cuStreamSynchronize(s) == CUDA_SUCCESS);
+    CHECK(all_equal(x, N, 2.0f));
+    CHECK(cudaGetLastError() == cudaSuccess); /* the driver's errors are not the runtime's */
+
+    /* Global: the other stream's synchronisation is refused and invalidates the capture, which ends so. */
+    CHECK(cuStreamBeginCapture_v2_ptsz(s, CU_STREAM_CAPTURE_MODE_GLOBAL) == CUDA_SUCCESS);
+    CHECK(cudaStreamSynchronize((cudaStream_t)other) == cudaErrorStreamCaptureUnsupported);
+    CHECK(cudaGetLastError() == cudaErrorStreamCaptureUnsupported);
+    g = NULL;
+    CHECK(cuStreamEndCapture_ptsz(s, &g) == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED && g == NULL);
+    CHECK(cudaGetLastError() == cudaSuccess);
+
+    CHECK(cuGraphExecDestroy(e) == CUDA_SUCCESS);
+    CHECK(cuGraphDestroy(g2) == CUDA_SUCCESS && cuGraphDestroy(g3) == CUDA_SUCCESS);
+    CHECK(cuMemFree(x) == CUDA_SUCCESS);
+    CHECK(cuStreamDestroy(s) == CUDA_SUCCESS && cuStreamDestroy(other) == CUDA_SUCCESS);
 }
 
 /* Versions, device, context, streams, events, errors. */
@@ -1050,6 +1139,7 @@ int main(int argc, char **argv)
     test_pointers();
     test_ordering();
     test_graphs();
+    test_driver_capture();
     CHECK(cudaGetLastError() == cudaSuccess); /* none of the driver's errors became the runtime's */
     test_module_lifetime();
     test_library_lifetime();
