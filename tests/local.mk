@@ -35,6 +35,10 @@ check_PROGRAMS += tests/test_cuts
 tests_test_cuts_SOURCES = tests/test_cuts.c tests/check.h
 tests_test_cuts_LDADD = libreprise_core.la
 TESTS += tests/test_cuts
+check_PROGRAMS += tests/test_neighbours
+tests_test_neighbours_SOURCES = tests/test_neighbours.c tests/check.h
+tests_test_neighbours_LDADD = libreprise_core.la
+TESTS += tests/test_neighbours
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
