@@ -90,6 +90,15 @@ EXTRA_DIST += tests/output_files.sh
 TESTS += tests/warmup.sh
 EXTRA_DIST += tests/warmup.sh
 
+## Why nothing was graphed (issue 25, item 4): a loop whose sequences never repeat; the exit summary, the trace,
+## `reprise report` and observe mode name the first call that differs between two neighbouring ones.
+check_PROGRAMS += tests/scenarios/no_repeat
+tests_scenarios_no_repeat_SOURCES = tests/scenarios/no_repeat.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_no_repeat_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_no_repeat_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/no_repeat.sh
+EXTRA_DIST += tests/no_repeat.sh
+
 ## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
 TESTS += tests/host_cpus.sh
 EXTRA_DIST += tests/host_cpus.sh tools/host_cpus.py
