@@ -135,9 +135,14 @@ static struct neighbour_slot *slot_for(struct neighbours *n, const struct call_s
     return pick;
 }
 
-/* Counts a sighting of the sequence with this hash among those s remembers; true if it was there already. */
-static bool slot_remember(struct no_repeat *r, struct neighbour_slot *s, uint64_t hash)
+/* Counts a sighting of the sequence with this hash among those s remembers (or sightings, if the caller counts). */
+static bool slot_remember(struct no_repeat *r, struct neighbour_slot *s, uint64_t hash, unsigned sightings)
 {
+    if (sightings > 0) {
+        if (sightings > r->most_seen)
+            r->most_seen = sightings;
+        return sightings > 1;
+    }
     unsigned least = 0;
     for (unsigned k = 0; k < NEIGHBOURS_KEPT; k++) {
         if (s->seen[k] && s->kept[k] == hash) {
@@ -175,7 +180,8 @@ static bool slot_keep(struct neighbour_slot *s, const struct call_sig *sigs, uns
 }
 
 /* Feeds a complete sequence; true when it found the thread's first difference (the caller fills summary.words). */
-bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsigned count, uint64_t hash)
+bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsigned count, uint64_t hash,
+                         unsigned sightings)
 {
     if (count == 0)
         return false;
@@ -189,7 +195,7 @@ bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsi
     if (s->first == first) {
         r->compared++;
         r->compared_calls += count;
-        if (slot_remember(r, s, hash))
+        if (slot_remember(r, s, hash, sightings))
             r->recurred++;
         if (s->hash == hash && s->count == count)
             return false; /* the same as its neighbour: nothing to copy */
@@ -197,7 +203,7 @@ bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsi
             found_now = r->found = true;
     } else {
         s->first = first;
-        slot_remember(r, s, hash);
+        slot_remember(r, s, hash, sightings);
     }
     if (slot_keep(s, sigs, count))
         s->hash = hash;

@@ -79,7 +79,7 @@ struct no_repeat {
 
 /* Different first calls followed at once, and sequences remembered for each. */
 #define NEIGHBOURS_SLOTS 8
-#define NEIGHBOURS_KEPT 4
+#define NEIGHBOURS_KEPT 16
 
 /* The sequences of one thread that began with one call. */
 struct neighbour_slot {
@@ -101,12 +101,16 @@ struct neighbours {
 
 /*
  * Feeds a complete sequence of count calls (hash: its hash, as the caller
- * computes it for every sequence; 0 to have it computed).  Compared with
- * its neighbour: O(count), a copy of it at most.  Returns true when it
- * found the thread's first difference: the caller then fills
- * summary.words.
+ * computes it for every sequence; 0 to have it computed).  sightings: how
+ * many times the caller has seen it, this time included (a region's); 0
+ * if it does not count them: the watch then counts among the last few
+ * that began alike (NEIGHBOURS_KEPT), which misses sequences that recur
+ * only after more others.  Compared with its neighbour: O(count), a copy
+ * of it at most.  Returns true when it found the thread's first
+ * difference: the caller then fills summary.words.
  */
-bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsigned count, uint64_t hash);
+bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsigned count, uint64_t hash,
+                         unsigned sightings);
 
 /* Frees the watch's buffers; it is empty again. */
 void neighbours_free(struct neighbours *n);

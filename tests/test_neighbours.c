@@ -85,7 +85,7 @@ static void test_never_repeats(void)
     unsigned found = 0;
     for (unsigned it = 0; it < 40; it++) {
         pattern(seq, it);
-        found += neighbours_sequence(&n, seq, 9, 0);
+        found += neighbours_sequence(&n, seq, 9, 0, 0);
     }
     CHECK(found == 1);
     const struct no_repeat *r = &n.summary;
@@ -120,14 +120,14 @@ static void test_recurring(void)
     struct call_sig seq[9];
     for (unsigned it = 0; it < 5; it++) {
         pattern(seq, 0x5);
-        CHECK(!neighbours_sequence(&n, seq, 9, 0));
+        CHECK(!neighbours_sequence(&n, seq, 9, 0, 0));
     }
     CHECK(!n.summary.found && n.summary.compared == 4 && n.summary.recurred == 4 && n.summary.most_seen == 5);
     neighbours_free(&n);
     unsigned found = 0;
     for (unsigned it = 0; it < 10; it++) {
         pattern(seq, it % 2 ? 0x5 : 0x6);
-        found += neighbours_sequence(&n, seq, 9, 0);
+        found += neighbours_sequence(&n, seq, 9, 0, 0);
     }
     CHECK(found == 1 && n.summary.recurred == 8 && n.summary.most_seen == 5);
     CHECK(no_repeat_graphable(&n.summary, 5) && !no_repeat_graphable(&n.summary, 6));
@@ -136,6 +136,28 @@ static void test_recurring(void)
     strcpy(n.summary.words.api, "cudaLaunchKernel");
     CHECK(describe_no_repeat(&n.summary, line, sizeof line));
     CHECK_CONTAINS(line, "sequences of about 9 calls repeat too rarely to graph (8 of 9 were seen before)");
+    neighbours_free(&n);
+    /* As many sequences in turn as the watch remembers, three times: each seen three times. */
+    for (unsigned it = 0; it < 3 * NEIGHBOURS_KEPT; it++) {
+        pattern(seq, it % NEIGHBOURS_KEPT);
+        neighbours_sequence(&n, seq, 9, 0, 0);
+    }
+    CHECK(n.summary.recurred == 2 * NEIGHBOURS_KEPT && n.summary.most_seen == 3);
+    neighbours_free(&n);
+    /* More than it remembers: some are not found again; the caller may count their sightings instead. */
+    unsigned sightings[NEIGHBOURS_KEPT + 8] = {0}, kinds = NEIGHBOURS_KEPT + 8;
+    for (unsigned it = 0; it < 3 * kinds; it++) {
+        pattern(seq, it % kinds);
+        neighbours_sequence(&n, seq, 9, 0, 0);
+    }
+    CHECK(n.summary.recurred > 0 && n.summary.recurred < 2 * kinds);
+    neighbours_free(&n);
+    for (unsigned it = 0; it < 3 * kinds; it++) {
+        pattern(seq, it % kinds);
+        neighbours_sequence(&n, seq, 9, 0, ++sightings[it % kinds]);
+    }
+    CHECK(n.summary.recurred == 2 * kinds && n.summary.most_seen == 3 && n.summary.compared == 3 * kinds - 1);
+    CHECK(!no_repeat_graphable(&n.summary, 4) && no_repeat_graphable(&n.summary, 3));
     neighbours_free(&n);
 }
 
@@ -147,14 +169,14 @@ static void test_neighbours_only(void)
     for (unsigned it = 0; it < NEIGHBOURS_SLOTS; it++) {
         for (unsigned i = 0; i < 6; i++)
             seq[i] = launch(KERNEL_A + it, STREAM_S, i); /* each begins with another kernel */
-        CHECK(!neighbours_sequence(&n, seq, 6, 0));
+        CHECK(!neighbours_sequence(&n, seq, 6, 0, 0));
     }
     CHECK(n.summary.compared == 0 && !n.summary.found);
     neighbours_free(&n);
     for (unsigned length = 4; length < 12; length++) {
         for (unsigned i = 0; i < length; i++)
             seq[i] = launch(KERNEL_A, STREAM_S, 1);
-        neighbours_sequence(&n, seq, length, 0);
+        neighbours_sequence(&n, seq, length, 0, 0);
     }
     CHECK(n.summary.found && n.summary.difference.field == SIG_FIELD_LENGTH);
     CHECK(n.summary.difference.position == 4 && n.summary.difference.before_length == 4);

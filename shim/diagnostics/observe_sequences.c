@@ -104,7 +104,7 @@ static void end_sequence_watched(struct sequence_watch *w)
     if (count < min_calls || count == 0)
         return;
     pthread_mutex_lock(&w->lock);
-    if (neighbours_sequence(&w->neighbours, w->calls, count, 0)) {
+    if (neighbours_sequence(&w->neighbours, w->calls, count, 0, 0)) {
         w->neighbours.summary.thread = log_thread_number();
         if (namer)
             namer(&w->neighbours.summary.difference, &w->neighbours.summary.words);

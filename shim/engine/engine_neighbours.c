@@ -2,6 +2,8 @@
 /* Why nothing repeats: each thread's sequences compared with their neighbours, gathered for the exit summary. */
 #include "config.h"
 
+#include <limits.h>
+
 #include "call_words.h"
 #include "engine_internal.h"
 #include "log.h"
@@ -10,7 +12,8 @@
 void note_neighbours(struct tracker *t, const struct region *seen)
 {
     struct no_repeat *summary = &t->neighbours.summary;
-    if (!neighbours_sequence(&t->neighbours, seen->sigs, seen->length, seen->hash))
+    unsigned sightings = seen->stats.sightings < UINT_MAX ? (unsigned)seen->stats.sightings : UINT_MAX;
+    if (!neighbours_sequence(&t->neighbours, seen->sigs, seen->length, seen->hash, sightings ? sightings : 1))
         return;
     /* Named now, while its kernels and streams live: at exit they may be gone. */
     summary->thread = t->thread_number;

@@ -98,9 +98,9 @@ static void trace_stream(cudaStream_t stream, const struct activity_counts *coun
 
 /*
  * Why nothing was graphed, if sequences that do not repeat say it: auto
- * built no graph, or observe saw no sequence as often as a graph needs
- * (REPRISE_MIN_REPEATS sightings, REPRISE_RECORDINGS recorded, one
- * replayed); into why.  NULL if something was, or would be, graphed.
+ * built no graph, or observe saw no sequence as often as auto builds one
+ * (REPRISE_MIN_REPEATS sightings, then REPRISE_RECORDINGS recorded); into
+ * why.  NULL if something was, or would be, graphed.
  */
 static const struct no_repeat *why_nothing_graphed(struct no_repeat *why)
 {
@@ -110,7 +110,7 @@ static const struct no_repeat *why_nothing_graphed(struct no_repeat *why)
     } else {
         observe_no_repeat(why);
         nothing = !no_repeat_graphable(why, (unsigned)(shim_options.num[OPT_MIN_REPEATS] +
-                                                       shim_options.num[OPT_RECORDINGS] + 1));
+                                                       shim_options.num[OPT_RECORDINGS]));
     }
     return nothing && why->found ? why : NULL;
 }

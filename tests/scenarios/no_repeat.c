@@ -5,7 +5,8 @@
  * launches a step counter, then 8 kernels, k_scale or k_axpy as the bits of
  * the iteration's number say, and syncs: 9 launches a sync, nothing to
  * graph.  Two neighbouring iterations first differ at their second call
- * (bit 0): k_scale, then k_axpy.
+ * (bit 0): k_scale, then k_axpy.  NO_REPEAT_PERIOD=P takes the iteration's
+ * number modulo P: each sequence recurs every P iterations.
  */
 #include "scenario.h"
 
@@ -18,6 +19,8 @@ int main(void)
     int iters = iters_env ? atoi(iters_env) : 48;
     if (iters > 256)
         iters = 256;
+    const char *period_env = getenv("NO_REPEAT_PERIOD");
+    int period = period_env && atoi(period_env) > 0 ? atoi(period_env) : 256;
     scenario_begin("no_repeat");
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -28,7 +31,7 @@ int main(void)
     for (int it = 0; it < iters; it++) {
         k_add_step_on(x, 0.125f, it, N, s);
         for (int bit = 0; bit < 8; bit++) {
-            if (it >> bit & 1)
+            if ((it % period) >> bit & 1)
                 k_axpy_on(0.5f, x, y, N, s);
             else
                 k_scale_on(y, 0.875f, N, s);
