@@ -240,6 +240,23 @@ bool no_repeat_graphable(const struct no_repeat *r, unsigned needed)
     return r->most_seen >= needed;
 }
 
+/* Where two neighbouring sequences first differ, in words: "call 2, cudaLaunchKernel: its kernel k_scale then k_axpy". */
+void describe_difference(const struct sig_difference *d, const struct difference_words *w, char *line, size_t len)
+{
+    char call[NEIGHBOURS_WORD_LEN + 80];
+    bool named_by_field = d->field == SIG_FIELD_TARGET; /* "its kernel k_scale then k_axpy" names it already */
+    snprintf(call, sizeof call, "%s%s%s", w->api, w->kernel[0] && !named_by_field ? " of " : "",
+             named_by_field ? "" : w->kernel);
+    if (d->field != SIG_FIELD_LENGTH)
+        snprintf(line, len, "call %u, %s: its %s %s then %s", d->position + 1, call, w->field, w->before, w->after);
+    else if (d->before_length < d->after_length)
+        snprintf(line, len, "call %u: the earlier one ends before it (%u calls), the later goes on with %s (%u calls)",
+                 d->position + 1, d->before_length, call, d->after_length);
+    else
+        snprintf(line, len, "call %u: the earlier one goes on with %s (%u calls), the later ends before it (%u calls)",
+                 d->position + 1, call, d->before_length, d->after_length);
+}
+
 /* The difference in one sentence; false, and line empty, if none was found. */
 bool describe_no_repeat(const struct no_repeat *r, char *line, size_t len)
 {
@@ -247,29 +264,16 @@ bool describe_no_repeat(const struct no_repeat *r, char *line, size_t len)
         line[0] = '\0';
     if (!r->found)
         return false;
-    const struct sig_difference *d = &r->difference;
-    const struct difference_words *w = &r->words;
-    unsigned about = r->compared ? (unsigned)((r->compared_calls + r->compared / 2) / r->compared) : d->after_length;
-    char head[160];
+    unsigned about = r->compared ? (unsigned)((r->compared_calls + r->compared / 2) / r->compared)
+                                 : r->difference.after_length;
+    char where[2 * NEIGHBOURS_WORD_LEN + 320];
+    describe_difference(&r->difference, &r->words, where, sizeof where);
     if (r->recurred == 0)
-        snprintf(head, sizeof head, "sequences of about %u calls never repeat", about);
+        snprintf(line, len, "sequences of about %u calls never repeat: the first difference between two neighbouring "
+                            "ones is %s", about, where);
     else
-        snprintf(head, sizeof head,
-                 "sequences of about %u calls repeat too rarely to graph (%llu of %llu were seen before)", about,
-                 r->recurred, r->compared);
-    char call[NEIGHBOURS_WORD_LEN + 80];
-    bool named_by_field = d->field == SIG_FIELD_TARGET; /* "its kernel k_scale then k_axpy" names it already */
-    snprintf(call, sizeof call, "%s%s%s", w->api, w->kernel[0] && !named_by_field ? " of " : "",
-             named_by_field ? "" : w->kernel);
-    const char *lead = "the first difference between two neighbouring ones is call";
-    if (d->field != SIG_FIELD_LENGTH)
-        snprintf(line, len, "%s: %s %u, %s: its %s %s then %s", head, lead, d->position + 1, call, w->field,
-                 w->before, w->after);
-    else if (d->before_length < d->after_length)
-        snprintf(line, len, "%s: %s %u: the earlier one ends before it (%u calls), the later goes on with %s (%u calls)",
-                 head, lead, d->position + 1, d->before_length, call, d->after_length);
-    else
-        snprintf(line, len, "%s: %s %u: the earlier one goes on with %s (%u calls), the later ends before it (%u calls)",
-                 head, lead, d->position + 1, call, d->before_length, d->after_length);
+        snprintf(line, len, "sequences of about %u calls repeat too rarely to graph (%llu of %llu were seen before): "
+                            "the first difference between two neighbouring ones is %s",
+                 about, r->recurred, r->compared, where);
     return true;
 }

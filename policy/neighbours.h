@@ -121,6 +121,9 @@ void no_repeat_merge(struct no_repeat *into, const struct no_repeat *from);
 /* Whether some sequence was seen often enough to be graphed: needed times (REPRISE_MIN_REPEATS and recordings). */
 bool no_repeat_graphable(const struct no_repeat *r, unsigned needed);
 
+/* Where two neighbouring sequences first differ, in words: "call 2, cudaLaunchKernel: its kernel k_scale then k_axpy". */
+void describe_difference(const struct sig_difference *d, const struct difference_words *w, char *line, size_t len);
+
 /*
  * The difference in one sentence ("sequences of about 9 calls never repeat:
  * the first difference between two neighbouring ones is call 2,

@@ -103,6 +103,8 @@ static void test_never_repeats(void)
     CHECK(describe_no_repeat(&said, line, sizeof line));
     CHECK_STR_EQ(line, "sequences of about 9 calls never repeat: the first difference between two neighbouring ones "
                        "is call 2, cudaLaunchKernel: its kernel k_scale then k_axpy");
+    describe_difference(&said.difference, &said.words, line, sizeof line);
+    CHECK_STR_EQ(line, "call 2, cudaLaunchKernel: its kernel k_scale then k_axpy");
     said.difference.field = SIG_FIELD_GRID; /* the kernel named, the field's values said */
     strcpy(said.words.field, "grid");
     strcpy(said.words.before, "(4, 1, 1)");

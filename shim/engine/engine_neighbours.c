@@ -19,9 +19,10 @@ void note_neighbours(struct tracker *t, const struct region *seen)
     summary->thread = t->thread_number;
     difference_in_words(&summary->difference, &summary->words);
     if (log_enabled(LOG_DEBUG)) {
-        char line[2 * NEIGHBOURS_WORD_LEN + 384];
-        describe_no_repeat(summary, line, sizeof line);
-        log_debug("region %u: it differs from the sequence before it that began alike: %s", seen->id, line);
+        char line[2 * NEIGHBOURS_WORD_LEN + 320];
+        describe_difference(&summary->difference, &summary->words, line, sizeof line);
+        log_debug("region %u differs from the sequence before it that began with the same call, first at %s", seen->id,
+                  line);
     }
 }
 
