@@ -168,7 +168,11 @@ void describe_program(const struct program_profile *profile, struct verdict *out
             n[ACT_LAUNCH], n[ACT_SYNC]);
     } else {
         double per_sync = (double)n[ACT_LAUNCH] / (double)(n[ACT_SYNC] ? n[ACT_SYNC] : 1);
-        if (per_sync >= LAUNCHES_PER_SYNC_WORTH_GRAPHING)
+        if (per_sync >= LAUNCHES_PER_SYNC_WORTH_GRAPHING && profile->no_repeat)
+            say(out, "launch-bound and sync-delimited: %.1f launches per host sync (%llu launches, %llu syncs); "
+                     "graphs would suit it if its sequences of calls repeated often enough, and they do not",
+                per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
+        else if (per_sync >= LAUNCHES_PER_SYNC_WORTH_GRAPHING)
             say(out, "launch-bound and sync-delimited: %.1f launches per host sync (%llu launches, %llu syncs); "
                      "a good candidate for graphs",
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
@@ -177,6 +181,9 @@ void describe_program(const struct program_profile *profile, struct verdict *out
                      "gain little from graphs",
                 per_sync, n[ACT_LAUNCH], n[ACT_SYNC]);
     }
+    if (profile->no_repeat && out->count < VERDICT_LINES_MAX &&
+        describe_no_repeat(profile->no_repeat, out->line[out->count], VERDICT_LINE_LEN))
+        out->count++;
     if (profile->timed)
         describe_ceiling_verdict(&profile->ceiling, out);
     if (profile->foreign_calls && profile->calls)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "activity.h"
+#include "neighbours.h"
 
 /*
  * The ceiling of what graphs can save (observe mode times it, per thread,
@@ -48,10 +49,12 @@ struct program_profile {
     unsigned long long foreign_calls;             /* driver calls not made by the runtime (libraries' own) */
     bool timed;                                   /* observe mode: ceiling holds the program's timings */
     struct ceiling ceiling;
+    /* Nothing was graphed (auto) or would be (observe), and this is why: sequences that do not repeat; or NULL. */
+    const struct no_repeat *no_repeat;
 };
 
-#define VERDICT_LINES_MAX 8
-#define VERDICT_LINE_LEN 256
+#define VERDICT_LINES_MAX 10
+#define VERDICT_LINE_LEN 768 /* room for two kernels' names (describe_no_repeat) */
 
 /* Sentences describing the program, most important first. */
 struct verdict {

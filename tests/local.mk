@@ -35,6 +35,10 @@ check_PROGRAMS += tests/test_cuts
 tests_test_cuts_SOURCES = tests/test_cuts.c tests/check.h
 tests_test_cuts_LDADD = libreprise_core.la
 TESTS += tests/test_cuts
+check_PROGRAMS += tests/test_neighbours
+tests_test_neighbours_SOURCES = tests/test_neighbours.c tests/check.h
+tests_test_neighbours_LDADD = libreprise_core.la
+TESTS += tests/test_neighbours
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
@@ -89,6 +93,15 @@ EXTRA_DIST += tests/warmup.sh
 ## Regions whose geometry changes (issue 25, item 3): growing, a decode-like loop, replays as one region.
 TESTS += tests/geometry.sh
 EXTRA_DIST += tests/geometry.sh
+
+## Why nothing was graphed (issue 25, item 4): a loop whose sequences never repeat; the exit summary, the trace,
+## `reprise report` and observe mode name the first call that differs between two neighbouring ones.
+check_PROGRAMS += tests/scenarios/no_repeat
+tests_scenarios_no_repeat_SOURCES = tests/scenarios/no_repeat.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_no_repeat_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_no_repeat_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/no_repeat.sh
+EXTRA_DIST += tests/no_repeat.sh
 
 ## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
 TESTS += tests/host_cpus.sh

@@ -10,6 +10,8 @@
 #include <uthash.h>
 
 #include "observe.h"
+#include "observe_sequences.h"
+#include "shim.h"
 
 /* Driver calls from outside the runtime, per function (foreign.c counts them here): all threads together. */
 static atomic_ullong driver_calls[DRIVER_COUNT];
@@ -257,6 +259,8 @@ void observe_call(enum hook_id id, cudaStream_t stream)
 void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream)
 {
     atomic_fetch_add_explicit(&driver_calls[id], 1, memory_order_relaxed);
+    if (!shim_auto) /* observe mode follows sequences itself (auto's engine does there) */
+        observe_sequence_call((uint32_t)CALL_API_DRIVER(id), kind, stream, 0);
     struct thread_counts *c = counts_self();
     if (c != NULL)
         count_activity(c, kind, stream);

@@ -8,6 +8,7 @@
 
 #include "call.h"
 #include "driver_api.h"
+#include "neighbours.h"
 #include "regions.h"
 
 /* Reads the engine's options; called once at init when the mode is auto. */
@@ -116,5 +117,12 @@ void engine_shutdown(void);
 
 /* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
 void engine_summary(bool to_log);
+
+/*
+ * Why nothing was graphed (exit summary): true if no thread built a graph,
+ * with every thread's neighbouring sequences compared into out (its
+ * difference, if found, the first thread's that found one).
+ */
+bool engine_no_repeat(struct no_repeat *out);
 
 #endif

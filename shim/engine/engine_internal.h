@@ -96,6 +96,7 @@ struct tracker {
     unsigned recording_looks;       /* other threads' calls that looked at its shown recording (under the lock) */
     unsigned quiet_starts;          /* its sequence starts since one took a stream over (its own thread) */
     struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
+    struct neighbours neighbours;   /* its sequences, each compared with the last that began alike (exit summary) */
     /* For the watchdog: its own thread bumps activity as it holds a call back; the watchdog alone
        writes watched_*, the activity it saw at round watched_round. */
     atomic_uint activity;
@@ -350,6 +351,11 @@ unsigned submit_other_threads(struct tracker *me, bool (*must_submit)(const stru
 
 /* At the first call of my sequence (sig, on stream): ends other threads' sequences it takes a stream over from. */
 void note_handovers_at_start(struct tracker *me, const struct call_sig *sig, cudaStream_t stream);
+
+/* engine_neighbours.c: why nothing repeats. */
+
+/* At the end of a sequence that ran eagerly, a sighting of seen: compared with its neighbour, for the exit summary. */
+void note_neighbours(struct tracker *t, const struct region *seen);
 
 /* engine_watchdog.c: the watchdog's round over the trackers. */
 extern const struct watchdog_client engine_watchdog;

@@ -293,6 +293,8 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
                         seen->stable);
         }
     }
+    if (seen && graphed == NULL && shim_counting) /* for the exit summary, when one is written */
+        note_neighbours(t, seen);
     if (handed_over && (seen || graphed))
         regions_handed_over(seen ? seen : graphed);
     trial_end(&t->trial, graphed, seen);

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "call_words.h"
 #include "engine.h"
 #include "hidden_work.h"
 #include "log.h"
+#include "observe_sequences.h"
 #include "shim.h"
 #include "summary.h"
 #include "trace.h"
@@ -125,6 +127,8 @@ static void shim_init(void)
     if (shim_auto) {
         engine_set_unseen_work_probe(hidden_work_possible);
         engine_configure();
+    } else if (shim_observing) {
+        observe_set_namer(difference_in_words); /* observe mode's differences named as auto's */
     }
     initialising = false;
     atomic_store_explicit(&shim_ready, true, memory_order_release);

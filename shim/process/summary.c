@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "log.h"
 #include "observe.h"
+#include "observe_sequences.h"
 #include "shim.h"
 #include "summary.h"
 #include "trace.h"
@@ -95,6 +96,39 @@ static void trace_stream(cudaStream_t stream, const struct activity_counts *coun
     text_add(t, "}");
 }
 
+/*
+ * Why nothing was graphed, if sequences that do not repeat say it: auto
+ * built no graph, or observe saw no sequence as often as auto builds one
+ * (REPRISE_MIN_REPEATS sightings, then REPRISE_RECORDINGS recorded); into
+ * why.  NULL if something was, or would be, graphed.
+ */
+static const struct no_repeat *why_nothing_graphed(struct no_repeat *why)
+{
+    bool nothing;
+    if (shim_auto) {
+        nothing = engine_no_repeat(why);
+    } else {
+        observe_no_repeat(why);
+        nothing = !no_repeat_graphable(why, (unsigned)(shim_options.num[OPT_MIN_REPEATS] +
+                                                       shim_options.num[OPT_RECORDINGS]));
+    }
+    return nothing && why->found ? why : NULL;
+}
+
+/* The trace's no_repeat event: the difference and its words, as reprise report reads them back. */
+static void trace_no_repeat(const struct no_repeat *r)
+{
+    const struct sig_difference *d = &r->difference;
+    const struct difference_words *w = &r->words;
+    trace_event("no_repeat",
+                "\"thread\":%u,\"call\":%u,\"field\":\"%s\",\"api\":\"%s\",\"kernel\":\"%s\",\"what\":\"%s\","
+                "\"before\":\"%s\",\"after\":\"%s\",\"before_calls\":%u,\"after_calls\":%u,\"compared\":%llu,"
+                "\"recurred\":%llu,\"compared_calls\":%llu,\"most_seen\":%u",
+                r->thread, d->position + 1, sig_field_name(d->field), w->api, w->kernel, w->field, w->before,
+                w->after, d->before_length, d->after_length, r->compared, r->recurred, r->compared_calls,
+                r->most_seen);
+}
+
 /* Logs the summary (observe mode or REPRISE_STATS) and writes the exit event to the trace. */
 void summary_at_exit(void)
 {
@@ -108,6 +142,8 @@ void summary_at_exit(void)
     struct program_profile profile;
     observe_profile(&profile);
     profile.timed = shim_observing && !shim_auto; /* observe mode times; auto's held-back calls would not tell */
+    struct no_repeat why;
+    profile.no_repeat = shim_observing ? why_nothing_graphed(&why) : NULL;
     struct verdict verdict;
     describe_program(&profile, &verdict);
     if (profile.calls == 0 && profile.foreign_calls == 0 && shim_observing) {
@@ -151,6 +187,8 @@ void summary_at_exit(void)
 
     if (!trace_enabled())
         return;
+    if (profile.no_repeat)
+        trace_no_repeat(profile.no_repeat);
     struct text t = {0};
     text_add(&t, "\"mode\":\"%s\",\"calls_total\":%llu,\"calls\":{", mode, profile.calls);
     bool first = true;

@@ -7,6 +7,7 @@
 #include "engine_fast.h"
 #include "launch_config.h"
 #include "observe.h"
+#include "observe_sequences.h"
 #include "real.h"
 #include "runtime.h"
 #include "shim.h"
@@ -171,6 +172,10 @@
                 DOOR_TAKES_##kind(HOOK_ID_##name, stream);                                                  \
                 return name##_engine args;                                                                  \
             }                                                                                               \
+            struct call call; /* observe mode follows sequences, to say why nothing would repeat */         \
+            CALL_HEAD(call, HOOK_ID_##name, CALL_##kind, stream);                                           \
+            CALL_FIELDS_##kind(call);                                                                       \
+            observe_sequence_call(HOOK_ID_##name, CALL_##kind, stream, observe_sequence_target(&call));     \
             if (observe_times(CALL_##kind))                                                                 \
                 return name##_timed args;                                                                   \
         }                                                                                                   \

@@ -3,8 +3,9 @@
 ## check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
 ## the installed one in $(libdir)).  It shares the shim's option list
-## (policy/options.def), how its choices are described (policy/values.c)
-## and how the ceiling is worded (policy/verdict.c).
+## (policy/options.def), how its choices are described (policy/values.c),
+## how the ceiling is worded (policy/verdict.c) and why sequences do not
+## repeat (policy/neighbours.c).
 
 bin_PROGRAMS = tools/reprise/reprise
 tools_reprise_reprise_SOURCES = \
@@ -17,7 +18,8 @@ tools_reprise_reprise_SOURCES = \
 	tools/reprise/elf_read.c tools/reprise/elf_read.h \
 	tools/reprise/json.c tools/reprise/json.h \
 	policy/values.c policy/values.h \
-	policy/verdict.c policy/verdict.h policy/activity.h
+	policy/verdict.c policy/verdict.h policy/activity.h \
+	policy/neighbours.c policy/neighbours.h policy/signature.c policy/signature.h
 tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $(CUDA_CPPFLAGS)
 ## REPRISE_LIBDIR is on the command line, which make does not compare: the objects depend on libdir.stamp
 ## (Makefile.am), so that a new --prefix or --libdir compiles them again.

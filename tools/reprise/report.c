@@ -13,6 +13,7 @@
 
 #include "activity.h"
 #include "chrome.h"
+#include "neighbours.h"
 #include "options.h"
 #include "reprise.h"
 #include "trace_read.h"
@@ -51,8 +52,38 @@ static void print_config(const struct json *ev)
            json_str(ev, "version", "?"), json_str(opts, "REPRISE_MODE", "?"));
 }
 
-/* Prints the program-level numbers of an exit event. */
-static void print_exit(const struct json *ev)
+/* Copies a string of an event into a word of fixed size. */
+static void copy_word(char *word, size_t len, const struct json *ev, const char *name)
+{
+    snprintf(word, len, "%s", json_str(ev, name, ""));
+}
+
+/* Why nothing was graphed, from a no_repeat event, in the words the exit summary used; false if it cannot be said. */
+static bool describe_no_repeat_event(const struct json *ev, char *line, size_t len)
+{
+    struct no_repeat r = {
+        .found = true,
+        .compared = (unsigned long long)json_num(ev, "compared", 0),
+        .recurred = (unsigned long long)json_num(ev, "recurred", 0),
+        .compared_calls = (unsigned long long)json_num(ev, "compared_calls", 0),
+        .most_seen = (unsigned)json_num(ev, "most_seen", 0),
+        .thread = (unsigned)json_num(ev, "thread", 0),
+    };
+    double call = json_num(ev, "call", 0);
+    r.difference.position = call >= 1 ? (unsigned)call - 1 : 0;
+    r.difference.field = sig_field_named(json_str(ev, "field", ""));
+    r.difference.before_length = (unsigned)json_num(ev, "before_calls", 0);
+    r.difference.after_length = (unsigned)json_num(ev, "after_calls", 0);
+    copy_word(r.words.api, sizeof r.words.api, ev, "api");
+    copy_word(r.words.kernel, sizeof r.words.kernel, ev, "kernel");
+    copy_word(r.words.field, sizeof r.words.field, ev, "what");
+    copy_word(r.words.before, sizeof r.words.before, ev, "before");
+    copy_word(r.words.after, sizeof r.words.after, ev, "after");
+    return describe_no_repeat(&r, line, len);
+}
+
+/* Prints the program-level numbers of an exit event; a verdict line the same as said is left out (said already). */
+static void print_exit(const struct json *ev, const char *said)
 {
     /* Driver calls from outside the runtime (a static runtime's, a library's) are work too: count them. */
     const struct json *foreign = json_get(ev, "foreign_calls");
@@ -101,7 +132,7 @@ static void print_exit(const struct json *ev)
     }
     const struct json *verdict = json_get(ev, "verdict");
     for (size_t i = 0; verdict && verdict->type == JSON_ARRAY && i < verdict->count; i++)
-        if (verdict->items[i]->type == JSON_STRING)
+        if (verdict->items[i]->type == JSON_STRING && strcmp(verdict->items[i]->string, said) != 0)
             printf("  verdict: %s\n", verdict->items[i]->string);
 }
 
@@ -239,10 +270,17 @@ static int report_one(const char *path, double launch_us, const char *chrome)
             printf("sync-free loop (thread %.0f): its calls repeat every %.0f; cut into regions of %.0f calls\n",
                    json_num(t.events[i], "tid", 0), json_num(t.events[i], "period", 0),
                    json_num(t.events[i], "region_calls", 0));
+    char why[VERDICT_LINE_LEN] = "";
+    const char *mode = json_str(json_get(first_event(&t, "config"), "options"), "REPRISE_MODE", "auto");
+    for (size_t i = 0; i < t.count; i++)
+        if (strcmp(json_str(t.events[i], "ev", ""), "no_repeat") == 0 &&
+            describe_no_repeat_event(t.events[i], why, sizeof why))
+            printf("why nothing %s graphed (thread %.0f): %s\n", strcmp(mode, "auto") == 0 ? "was" : "would be",
+                   json_num(t.events[i], "thread", 0), why);
     for (size_t i = 0; i < t.count; i++)
         if (strcmp(json_str(t.events[i], "ev", ""), "exit") == 0) {
             printf("\n");
-            print_exit(t.events[i]);
+            print_exit(t.events[i], why);
             exited = true;
         }
     fflush(stdout);
