@@ -25,6 +25,8 @@ struct recorded {
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
+    bool programmatic;                  /* LAUNCH: a programmatic dependent launch (launch_attributes.h): its graph
+                                           edge from its stream's previous kernel node is programmatic */
     uint16_t num_attrs;                 /* LAUNCH: its launch attributes, kept in the arena at attrs_offset */
     uint32_t attrs_offset;
 };
@@ -126,6 +128,7 @@ static inline bool record_append(struct record_list *list, const struct call *ca
     r->call.args = NULL;
     r->arena_offset = (uint32_t)offset;
     r->staged = false;
+    r->programmatic = false;
     r->num_attrs = 0;
     list->count++;
     return true;
