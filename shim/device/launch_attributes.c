@@ -45,11 +45,11 @@ static void __attribute__((noinline, cold)) tell_boundary(unsigned id, const cha
         return;
     const char *name = launch_attr_name(id);
     if (name)
-        log_info("%s with launch attribute %s (%s): such launches are not held back, and each ends a region", api,
-                 name, launch_attr_why(id));
+        log_info("%s with launch attribute %s, which the shim does not hold back: %s; each such launch ends a "
+                 "region", api, name, launch_attr_why(id));
     else
-        log_info("%s with launch attribute %u (%s): such launches are not held back, and each ends a region", api, id,
-                 launch_attr_why(id));
+        log_info("%s with launch attribute %u, which the shim does not hold back: %s; each such launch ends a "
+                 "region", api, id, launch_attr_why(id));
 }
 
 /* Whether a launch through api with these attributes can be held back; logs a boundary's attribute once. */
@@ -58,8 +58,8 @@ bool launch_attrs_holdable(const void *attrs, unsigned count, const char *api)
     const CUlaunchAttribute *a = attrs;
     if (count > LAUNCH_ATTRS_MAX || (count && a == NULL)) {
         if (count > LAUNCH_ATTRS_MAX && !atomic_exchange(&told[TOLD_MAX], true))
-            log_info("%s with %u launch attributes (more than %d): such launches are not held back, and each "
-                     "ends a region", api, count, LAUNCH_ATTRS_MAX);
+            log_info("%s with %u launch attributes, more than the %d the shim holds back with a launch; each such "
+                     "launch ends a region", api, count, LAUNCH_ATTRS_MAX);
         return false;
     }
     for (unsigned i = 0; i < count; i++)
