@@ -35,6 +35,11 @@ check_PROGRAMS += tests/test_cuts
 tests_test_cuts_SOURCES = tests/test_cuts.c tests/check.h
 tests_test_cuts_LDADD = libreprise_core.la
 TESTS += tests/test_cuts
+## The launch attributes' table (policy/launch_attrs.def): a decision for each attribute CUDA 13 defines.
+check_PROGRAMS += tests/test_launch_attrs
+tests_test_launch_attrs_SOURCES = tests/test_launch_attrs.c tests/check.h
+tests_test_launch_attrs_LDADD = libreprise_core.la
+TESTS += tests/test_launch_attrs
 
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
