@@ -12,7 +12,6 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$top_builddir/tests/scenarios/pdl_library"
 [ -x "$PROG" ] || { echo "$PROG is not built" >&2; exit 99; }
-export LD_LIBRARY_PATH="$top_builddir/tests/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 "$PROG" > "$WORK/plain.out" || fail "pdl_library without the shim exited $?"
 diff -u "$top_srcdir/tests/standin/expected/pdl_library.out" "$WORK/plain.out" > "$WORK/diff" ||
