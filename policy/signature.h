@@ -7,9 +7,12 @@
 #include <stdint.h>
 
 /*
- * Everything that fixes a node's shape, and nothing that changes every
- * iteration: argument bytes, pointers and memset values are patched into the
- * graph, so they stay out.  The shim fills it from the intercepted call.
+ * Everything that fixes a node's kind and place, and nothing that a graph's
+ * node can take anew: argument bytes, pointers, memset values, and a
+ * launch's grid, block and shared memory or a copy's size (patched into the
+ * graph) stay out.  The shim fills it from the intercepted call
+ * (call_signature, shim/device/record.c); grid, block and shared_mem are
+ * zero there, bytes is a pageable copy's size or whether a size is zero.
  */
 struct call_sig {
     uint64_t stream;    /* the stream handle */

@@ -42,6 +42,7 @@ query_sync|fell back after
 symbol_update|replayed as a graph
 sync_free|sync-free loop: the calls repeat every
 two_shapes|replayed as a graph
+growing|region 2: replayed as a graph
 two_threads|replayed as a graph
 malloc_in_loop|replayed as a graph
 '
@@ -88,6 +89,7 @@ query_sync|fell back after
 symbol_update|replayed on the robust path
 sync_free|region 1: replayed on the robust path
 two_shapes|region 3: replayed on the robust path
+growing|region 2: replayed on the robust path
 two_threads|region 2: replayed on the robust path
 malloc_in_loop|replayed on the robust path
 '

@@ -91,6 +91,10 @@ EXTRA_DIST += tests/output_files.sh
 TESTS += tests/warmup.sh
 EXTRA_DIST += tests/warmup.sh
 
+## Regions whose geometry changes (issue 25, item 3): growing, a decode-like loop, replays as one region.
+TESTS += tests/geometry.sh
+EXTRA_DIST += tests/geometry.sh
+
 ## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
 TESTS += tests/host_cpus.sh
 EXTRA_DIST += tests/host_cpus.sh tools/host_cpus.py

@@ -126,12 +126,48 @@ static CUlibrary library_of(const void *func, enum kernel_handle how)
     return library;
 }
 
-/* Notes where a known layout's function came from: its module, and its library if it is a library's kernel. */
+/* One of a function's attributes (cuFuncGetAttribute), or 0 if libcuda will not say. */
+static unsigned function_attribute(CUfunction f, CUfunction_attribute attribute)
+{
+    int value = 0;
+    if (DEVICE_CALL(cuFuncGetAttribute, &value, attribute, f) != CUDA_SUCCESS || value < 0)
+        return 0;
+    return (unsigned)value;
+}
+
+/* Notes where a known layout's function came from (its module, its library if any) and its launch limits. */
 static void note_owners(struct layout_entry *e, enum kernel_handle how)
 {
     if (DEVICE_CALL(cuFuncGetModule, &e->layout.module, e->layout.function) != CUDA_SUCCESS)
         e->layout.module = NULL;
     e->layout.library = library_of(e->layout.func, how);
+    e->layout.max_threads = function_attribute(e->layout.function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    e->layout.max_dynamic_shared =
+        function_attribute(e->layout.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+}
+
+/*
+ * Whether a launch of layout's kernel with this geometry is one the driver
+ * takes: CUDA's limits on every GPU since compute capability 3.0 (grid
+ * and block dimensions, 1024 threads a block) and the kernel's own (its
+ * most threads a block, its most dynamic shared memory, asked again before
+ * saying no: the program may have raised it with cudaFuncSetAttribute).
+ * A geometry is no part of a call's signature, so a launch whose geometry
+ * the driver refuses would be held back and its error lost: it passes
+ * through instead, and the program gets the error from the launch itself.
+ */
+bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, dim3 block, size_t shared_mem)
+{
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535 ||
+        threads == 0 || block.x > 1024 || block.y > 1024 || block.z > 64 || threads > 1024)
+        return false;
+    if (layout->max_threads && threads > layout->max_threads)
+        return false;
+    if (shared_mem == 0 || (layout->max_dynamic_shared && shared_mem <= layout->max_dynamic_shared))
+        return true;
+    unsigned now = function_attribute(layout->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+    return now == 0 || shared_mem <= now; /* unknown: the driver decides at the graph's update */
 }
 
 /* Finds the driver function behind a launch's handle and its layout. */

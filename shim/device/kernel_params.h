@@ -29,6 +29,8 @@ struct kernel_params {
     uint32_t total;                   /* bytes of the packed block */
     unsigned shape;                   /* kernel_shape_of: the fast path's copy by shape, or 0 */
     bool gapped;                      /* bytes of the block lie between parameters (padding before a pointer) */
+    unsigned max_threads;             /* the most threads a block of it may have (0: not known) */
+    unsigned max_dynamic_shared;      /* the most dynamic shared memory it may have, when found (0: not known) */
     uint32_t offset[KERNEL_PARAMS_MAX];
     uint32_t size[KERNEL_PARAMS_MAX];
 };
@@ -67,6 +69,9 @@ unsigned kernel_shape_of(const struct kernel_params *layout);
 
 /* The layout of func's parameters (named as `how` says), or NULL if libcuda cannot tell (too many, or an error). */
 const struct kernel_params *kernel_params_of(const void *func, enum kernel_handle how);
+
+/* Whether the driver takes a launch of layout's kernel with this geometry (CUDA's limits and the kernel's). */
+bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, dim3 block, size_t shared_mem);
 
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);

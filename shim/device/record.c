@@ -81,7 +81,16 @@ size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count)
     return total;
 }
 
-/* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
+/*
+ * Describes a call's shape for matching: its signature (for copies, where
+ * source and destination live).  A launch's grid, block and dynamic shared
+ * memory and a copy's or set's size are left out: a graph's node takes new
+ * ones in place (region_graph.c patches them), so iterations that differ
+ * only there (a decode loop's growing sequence) are one region.  Kept: the
+ * size of a copy from pageable memory (its bytes are staged at a fixed
+ * place in a buffer sized when the graph is built) and whether a size is
+ * zero (a graph has no zero-length copy or set node).
+ */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
 {
@@ -89,18 +98,15 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
     switch (call->kind) {
     case CALL_LAUNCH:
         sig->target = (uint64_t)(uintptr_t)call->func;
-        sig->grid[0] = call->grid.x, sig->grid[1] = call->grid.y, sig->grid[2] = call->grid.z;
-        sig->block[0] = call->block.x, sig->block[1] = call->block.y, sig->block[2] = call->block.z;
-        sig->shared_mem = (uint32_t)call->shared_mem;
         sig->flags = call->num_attrs ? launch_attrs_hash(call) : 0;
         break;
     case CALL_COPY:
-        sig->bytes = call->bytes;
+        sig->bytes = src_memory == MEMORY_PAGEABLE ? call->bytes : call->bytes != 0;
         /* A graph's copy node cannot move between host and device memory: where both ends live is shape. */
         sig->copy_kind = (uint32_t)call->copy_kind | ((uint32_t)src_memory << 8) | ((uint32_t)dst_memory << 12);
         break;
     case CALL_SET:
-        sig->bytes = call->bytes;
+        sig->bytes = call->bytes != 0;
         sig->copy_kind = (uint32_t)dst_memory << 12;
         break;
     case CALL_HOST_FUNC:

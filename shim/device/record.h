@@ -170,19 +170,23 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 
 /* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
-/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and value. */
+/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and the value bytes it uses. */
 uint32_t launch_attrs_hash(const struct call *launch);
 
 /* Whether a launch's signature is sig: sig_equal(call_signature(launch), sig) without building one. */
 static inline bool launch_matches(const struct call *launch, const struct call_sig *sig)
 {
-    /* The same api means sig is a launch's too, whose bytes, copy_kind and flags are zero. */
+    /* The same api means sig is a launch's too, whose geometry, bytes and copy_kind are zero. */
     return sig->api == (uint32_t)launch->api && sig->stream == (uint64_t)(uintptr_t)launch->stream &&
-           sig->target == (uint64_t)(uintptr_t)launch->func && sig->grid[0] == launch->grid.x &&
-           sig->grid[1] == launch->grid.y && sig->grid[2] == launch->grid.z && sig->block[0] == launch->block.x &&
-           sig->block[1] == launch->block.y && sig->block[2] == launch->block.z &&
-           sig->shared_mem == (uint32_t)launch->shared_mem &&
+           sig->target == (uint64_t)(uintptr_t)launch->func &&
            sig->flags == (launch->num_attrs ? launch_attrs_hash(launch) : 0);
+}
+
+/* Whether two launches have the same geometry: grid, block and dynamic shared memory. */
+static inline bool launch_same_geometry(const struct call *a, const struct call *b)
+{
+    return a->grid.x == b->grid.x && a->grid.y == b->grid.y && a->grid.z == b->grid.z && a->block.x == b->block.x &&
+           a->block.y == b->block.y && a->block.z == b->block.z && a->shared_mem == b->shared_mem;
 }
 
 #endif

@@ -54,12 +54,20 @@ struct graph_node {
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
 };
 
-/* What one node of one instance was last given, to patch only what changed. */
+/*
+ * What one node of one instance was last given, to patch only what
+ * changed.  The geometry (a launch's grid, block and dynamic shared memory,
+ * a copy's or set's size) is no part of a call's signature: iterations
+ * that differ there are one region, and the node takes the new one.
+ */
 struct node_state {
     void *dst;       /* COPY, SET */
     const void *src; /* COPY (not staged) */
     void *host_data; /* HOST_FUNC */
     int value;       /* SET */
+    size_t bytes;    /* COPY, SET */
+    dim3 grid, block; /* LAUNCH */
+    size_t shared_mem; /* LAUNCH */
 };
 
 /* One executable instance of the graph and the argument set its nodes hold. */
@@ -86,6 +94,9 @@ struct region_graph {
     unsigned last;                    /* the instance launched last */
     uint64_t clock;                   /* launches, for the instances' LRU */
     uint64_t seen[GRAPH_SEEN_SETS];   /* keys of recent sets that no instance held */
+    /* A launch's geometry differed from its node's: from then on every launch compares every launch node's
+       geometry (the fast path takes a launch whose geometry is its record slot's, which may be stale). */
+    bool geometry_varies;
     unsigned seen_next;
     unsigned stream_count;            /* streams[0] is the one the graph is launched on */
     cudaStream_t streams[GRAPH_STREAMS_MAX];
@@ -164,6 +175,7 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         record_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
+        st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
         /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
         const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
@@ -175,6 +187,7 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
     case CALL_COPY:
         st->dst = c->dst;
         st->src = r->staged ? NULL : c->src;
+        st->bytes = c->bytes;
         if (r->staged) {
             gn->staging_offset = *staging_used;
             *staging_used += align16(c->bytes);
@@ -184,6 +197,7 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
         st->dst = c->dst;
         st->value = c->value;
+        st->bytes = c->bytes;
         gn->element_size = c->element_size;
         return DEVICE_CALL(cuGraphAddMemsetNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
     }
@@ -354,36 +368,59 @@ static inline uint64_t bytes_hash(unsigned i, const unsigned char *b, uint32_t n
 }
 
 /* The hash of node i's other arguments (what node_differs compares; a staged copy's src is NULL). */
-static inline uint64_t fields_hash(unsigned i, const void *dst, const void *src, int value, const void *host_data)
+static inline uint64_t fields_hash(unsigned i, const void *dst, const void *src, int value, const void *host_data,
+                                   size_t bytes)
 {
-    uint64_t h = key_mix(key_mix(key_mix(key_mix(~(uint64_t)i, (uintptr_t)dst), (uintptr_t)src), (unsigned)value),
-                         (uintptr_t)host_data);
+    uint64_t h = key_mix(key_mix(key_mix(key_mix(key_mix(~(uint64_t)i, (uintptr_t)dst), (uintptr_t)src),
+                                         (unsigned)value),
+                                 (uintptr_t)host_data),
+                         bytes);
     return h ^ (h >> 29);
 }
 
+/* A launch's geometry folded into a word for its node's hash (grid, block and shared memory). */
+static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
+{
+    uint64_t a = ((uint64_t)grid.x << 32) | grid.y, b = ((uint64_t)grid.z << 32) | block.x;
+    uint64_t c = ((uint64_t)block.y << 32) | block.z;
+    return a ^ ((b << 21) | (b >> 43)) ^ ((c << 42) | (c >> 22)) ^ ((uint64_t)shared_mem * 0xff51afd7ed558ccdULL);
+}
+
+/* Whether a launch node's geometry in an instance differs from a recorded launch's. */
+static inline bool geometry_differs(const struct node_state *st, const struct call *c)
+{
+    return st->grid.x != c->grid.x || st->grid.y != c->grid.y || st->grid.z != c->grid.z ||
+           st->block.x != c->block.x || st->block.y != c->block.y || st->block.z != c->block.z ||
+           st->shared_mem != c->shared_mem;
+}
+
 /* The hash of node i's arguments in an occurrence. */
-static inline uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
+static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
 {
     const struct recorded *r = &list->calls[i];
     const struct call *c = &r->call;
     switch (g->nodes[i].kind) {
-    case CALL_LAUNCH: return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size);
-    case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL);
-    case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL);
-    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data);
+    case CALL_LAUNCH:
+        return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size) ^
+               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem));
+    case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
+    case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
+    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data, 0);
     default: return 0; /* event nodes: the event is part of the signature */
     }
 }
 
 /* The hash of node i's arguments in an instance. */
-static inline uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
+static inline __attribute__((always_inline)) uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
 {
     const struct node_state *st = &in->state[i];
     switch (g->nodes[i].kind) {
-    case CALL_LAUNCH: return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size);
-    case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL);
-    case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL);
-    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data);
+    case CALL_LAUNCH:
+        return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size) ^
+               key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem));
+    case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
+    case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
+    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
     default: return 0;
     }
 }
@@ -733,11 +770,12 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
     const struct call *c = &r->call;
     switch (gn->kind) {
     case CALL_LAUNCH:
-        return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r));
+        return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r)) ||
+               geometry_differs(st, c);
     case CALL_COPY:
-        return st->dst != c->dst || (!r->staged && st->src != c->src);
+        return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
     case CALL_SET:
-        return st->dst != c->dst || st->value != c->value;
+        return st->dst != c->dst || st->value != c->value || st->bytes != c->bytes;
     case CALL_HOST_FUNC:
         return st->host_data != c->host_data;
     default:
@@ -752,9 +790,18 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
     *at = g->args_at;
 }
 
-/* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
-bool region_graph_call_differs(const struct region_graph *g, const struct record_list *list, unsigned i)
+/* Notes whether recorded call i, a launch, has another geometry than its node in the instance launched last. */
+void region_graph_note_geometry(struct region_graph *g, const struct record_list *list, unsigned i)
 {
+    if (i < g->count && g->nodes[i].kind == CALL_LAUNCH && list->calls[i].call.kind == CALL_LAUNCH &&
+        geometry_differs(&g->instances[g->last].state[i], &list->calls[i].call))
+        g->geometry_varies = true;
+}
+
+/* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
+bool region_graph_call_differs(struct region_graph *g, const struct record_list *list, unsigned i)
+{
+    region_graph_note_geometry(g, list, i);
     return node_differs(g, &g->instances[g->last], i, list);
 }
 
@@ -783,8 +830,10 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
         record_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, in->exec, gn->node, &p);
-        if (err == CUDA_SUCCESS)
+        if (err == CUDA_SUCCESS) {
             memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
+            st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
+        }
         return err;
     }
     case CALL_COPY: {
@@ -794,6 +843,7 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
         if (err == CUDA_SUCCESS) {
             st->dst = c->dst;
             st->src = r->staged ? NULL : c->src;
+            st->bytes = c->bytes;
         }
         return err;
     }
@@ -803,6 +853,7 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
         if (err == CUDA_SUCCESS) {
             st->dst = c->dst;
             st->value = c->value;
+            st->bytes = c->bytes;
         }
         return err;
     }
@@ -867,6 +918,26 @@ static struct graph_instance *choose_instance(struct region_graph *g, const stru
     return in;
 }
 
+/*
+ * The nodes of in to patch for an occurrence whose calls the engine
+ * compared as it recorded them (list->differ, ascending), when a launch's
+ * geometry may differ unlisted: the fast path took it because it matched
+ * its record slot, which may hold another geometry than the instance (an
+ * occurrence that fell back wrote it).  Into g->differ; how many.
+ */
+static unsigned listed_or_reshaped(struct region_graph *g, const struct graph_instance *in,
+                                   const struct record_list *list)
+{
+    unsigned n = 0, k = 0;
+    for (unsigned i = 0; i < g->count; i++) {
+        bool listed = k < list->differ_count && list->differ[k] == i;
+        k += listed;
+        if (listed || (g->nodes[i].kind == CALL_LAUNCH && geometry_differs(&in->state[i], &list->calls[i].call)))
+            g->differ[n++] = i;
+    }
+    return n;
+}
+
 /* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
 int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
                         cudaError_t *error)
@@ -891,7 +962,9 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     struct graph_instance *in = &g->instances[g->last];
     const unsigned *nodes = g->differ;
     unsigned differ = 0;
-    if (list->differ_graph == g && list->count == g->count) {
+    if (list->differ_graph == g && list->count == g->count && g->geometry_varies) {
+        differ = listed_or_reshaped(g, in, list);
+    } else if (list->differ_graph == g && list->count == g->count) {
         nodes = list->differ;
         differ = list->differ_count;
     } else {

@@ -54,7 +54,17 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
  * holds in the instance launched last: the engine lists such calls as it
  * records them (list->differ), and the launch then compares nothing.
  */
-bool region_graph_call_differs(const struct region_graph *g, const struct record_list *list, unsigned i);
+bool region_graph_call_differs(struct region_graph *g, const struct record_list *list, unsigned i);
+
+/*
+ * Notes whether recorded call i, a launch, has another geometry (grid,
+ * block, shared memory) than node i in the instance launched last
+ * (region_graph_call_differs does too).  From the first such launch on,
+ * every launch of g compares every launch node's geometry: the engine
+ * calls it for each call it records for g's region, so that a record slot
+ * the fast path trusts never holds a geometry g's nodes do not.
+ */
+void region_graph_note_geometry(struct region_graph *g, const struct record_list *list, unsigned i);
 
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);

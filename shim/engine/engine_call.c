@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,8 +149,12 @@ static void note_differ(struct tracker *t)
     unsigned position = list->count - 1;
     if (position == 0) /* the sequence's first call: compare it and what follows with g */
         list->differ_graph = record_differ_reserve(list, t->region->length) ? g : NULL;
-    if (list->differ_graph != g)
-        return; /* another region's graph was followed before: its launch compares every node */
+    if (list->differ_graph != g) {
+        /* Another region's graph was followed before: its launch compares every node.  A launch's geometry
+           is noted all the same: the slot now holds it, and the fast path trusts slots (region_graph.h). */
+        region_graph_note_geometry(g, list, position);
+        return;
+    }
     if (region_graph_call_differs(g, list, position))
         list->differ[list->differ_count++] = position;
 }
@@ -168,10 +173,38 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
                              enum host_memory dst_memory);
 static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
 
+/*
+ * Whether the driver takes a launch's geometry (kernel_params_launch_fits):
+ * else it is a boundary, forwarded as the program made it, so that the
+ * program gets the launch's error from the launch.  The layout is its
+ * record slot's when the slot held the same kernel last (most launches).
+ */
+static bool launch_geometry_taken(const struct tracker *t, const struct call *c)
+{
+    const struct record_list *list = &t->records;
+    const struct recorded *slot = list->count < list->capacity ? &list->calls[list->count] : NULL;
+    const struct kernel_params *layout = slot && slot->layout && slot->layout->func == c->func
+                                             ? slot->layout
+                                             : kernel_params_of(c->func, kernel_handle_of(c->api));
+    return layout == NULL || kernel_params_launch_fits(layout, c->grid, c->block, c->shared_mem);
+}
+
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
 static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
 {
     enum host_memory src_memory = MEMORY_DEVICE, dst_memory = MEMORY_DEVICE;
+    if (c->kind == CALL_LAUNCH && !launch_geometry_taken(t, c)) {
+        if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
+            char why[160];
+            snprintf(why, sizeof why, "%s with grid %ux%ux%u, block %ux%ux%u, %zu bytes of shared memory, which the "
+                     "driver refuses", call_api_name(c->api), c->grid.x, c->grid.y, c->grid.z, c->block.x,
+                     c->block.y, c->block.z, c->shared_mem);
+            fall_back(t, FALLBACK_MISMATCH, why);
+            t->mode = FOLLOW_NONE;
+        }
+        end_sequence_before(t, c);
+        return false;
+    }
     if (c->kind == CALL_COPY && c->copy_kind != cudaMemcpyDeviceToDevice) {
         dst_memory = c->copy_kind == cudaMemcpyHostToDevice ? MEMORY_DEVICE : memory_of(c->dst);
         /* A copy into pageable memory returns only once done: the program may read it at once. */
@@ -228,6 +261,11 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
                 /* The slots up to here hold the calls both regions begin with. */
                 if (t->slots_region == r->id)
                     t->slots_region = other->id, t->slots_held = position < t->slots_held ? position : t->slots_held;
+                /* The slots so far were compared with r's graph: their geometry is noted against other's. */
+                for (unsigned i = 0; t->mode == FOLLOW_REPLAY && other->graph && !other->robust && i < position &&
+                                     i < t->records.count;
+                     i++)
+                    region_graph_note_geometry(other->graph, &t->records, i);
                 t->region = r = other;
                 matches = true;
             }

@@ -251,6 +251,7 @@ static const struct proc procs[] = {
     {"cuKernelGetFunction", 0, (void *)cuKernelGetFunction, (void *)cuKernelGetFunction},
     {"cuKernelGetParamInfo", 0, (void *)cuKernelGetParamInfo, (void *)cuKernelGetParamInfo},
     {"cuFuncGetName", 0, (void *)cuFuncGetName, (void *)cuFuncGetName},
+    {"cuFuncGetAttribute", 0, (void *)cuFuncGetAttribute, (void *)cuFuncGetAttribute},
     {"cuModuleLoad", 0, (void *)cuModuleLoad, (void *)cuModuleLoad},
     {"cuModuleLoadData", 0, (void *)cuModuleLoadData, (void *)cuModuleLoadData},
     {"cuModuleGetFunction", 0, (void *)cuModuleGetFunction, (void *)cuModuleGetFunction},

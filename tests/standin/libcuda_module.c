@@ -58,6 +58,22 @@ CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
     return cu_result(standin_driver_func_name(name, (const void *)hfunc));
 }
 
+/* A kernel's limits, as an H200 gives them for a kernel without launch bounds; other attributes: not supported. */
+CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+    const char *name;
+    if (pi == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult known = cu_result(standin_driver_func_name(&name, (const void *)hfunc));
+    if (known != CUDA_SUCCESS)
+        return known;
+    switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = 48 * 1024; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
 CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 {
     return cu_result(standin_driver_function_owner((void **)hmod, (const void *)hfunc, false));

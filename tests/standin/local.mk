@@ -92,6 +92,8 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/symbol_update \
 	tests/scenarios/sync_free \
 	tests/scenarios/two_shapes \
+	tests/scenarios/growing \
+	tests/scenarios/reshaped \
 	tests/scenarios/two_threads
 check_PROGRAMS += $(STANDIN_SCENARIOS)
 tests_scenarios_alternating_args_SOURCES = tests/scenarios/alternating_args.c $(STANDIN_SCENARIO_INCS)
@@ -145,6 +147,12 @@ tests_scenarios_sync_free_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_two_shapes_SOURCES = tests/scenarios/two_shapes.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_two_shapes_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_two_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_growing_SOURCES = tests/scenarios/growing.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_growing_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_growing_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_reshaped_SOURCES = tests/scenarios/reshaped.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_reshaped_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_reshaped_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_per_thread_threads_SOURCES = tests/scenarios/per_thread_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_per_thread_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -193,6 +201,8 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/symbol_update.out \
 	tests/standin/expected/sync_free.out \
 	tests/standin/expected/two_shapes.out \
+	tests/standin/expected/growing.out \
+	tests/standin/expected/reshaped.out \
 	tests/standin/expected/two_threads.out \
 	tests/standin/expected/rotating_args.out \
 	tests/standin/expected/handover.out \
@@ -243,6 +253,8 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/symbol_update.gpu \
 	tests/scenarios/sync_free.gpu \
 	tests/scenarios/two_shapes.gpu \
+	tests/scenarios/growing.gpu \
+	tests/scenarios/reshaped.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
 	tests/scenarios/handover.gpu \
@@ -315,6 +327,10 @@ tests/scenarios/sync_free.gpu: $(srcdir)/tests/scenarios/sync_free.c $(srcdir)/t
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/sync_free.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_shapes.gpu: $(srcdir)/tests/scenarios/two_shapes.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_shapes.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/growing.gpu: $(srcdir)/tests/scenarios/growing.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/growing.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/reshaped.gpu: $(srcdir)/tests/scenarios/reshaped.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/reshaped.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)

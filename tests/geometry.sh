@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Regions whose geometry changes (issue 25, item 3): growing's iterations differ only in their kernels'
+# grids and their copy's and memset's sizes (a decode loop's shape), so they are one region, replayed with
+# its changed nodes patched, bit-identical to the run without the shim; the one launch whose geometry the
+# driver refuses (2048 threads a block, at iteration 25) passes through, and the program gets its error
+# from the launch itself (the expected output counts it); the log names the refused geometry.
+# reshaped: a launch's new grid first held in an occurrence that falls back, then taken by the fast path,
+# which trusts its record slot: the graph's node must be patched all the same (region_graph.c).
+. "${top_srcdir:-.}/tests/lib.sh"
+SCEN="$top_builddir/tests/scenarios"
+EXPECTED="$top_srcdir/tests/standin/expected"
+LIMIT=
+command -v timeout > /dev/null 2>&1 && LIMIT="timeout 60"
+
+# Runs growing under the shim with the options given; $1 names the run.
+run_growing() {
+    name=$1
+    shift
+    $LIMIT env REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 "$@" \
+        LD_PRELOAD="$PRELOAD" "$SCEN/growing" > "$WORK/$name.out" 2> "$WORK/$name.log" ||
+        fail "growing ($name) exited $?"
+    cmp -s "$EXPECTED/growing.out" "$WORK/$name.out" || {
+        fail "growing ($name): output differs from the run without the shim"
+        diff "$EXPECTED/growing.out" "$WORK/$name.out" | head -10 >&2
+    }
+}
+
+# The number of replays the exit summary gives region 2 in log $1.
+replays_of_region2() {
+    sed -n 's/.*region 2 (thread 1, 9 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$1"
+}
+
+run_growing fast
+replays=$(replays_of_region2 "$WORK/fast.log")
+# 40 iterations: 2 sightings, 2 recordings, then replays but for the refused launch's occurrence and the 2
+# sightings after it: 33.  Fewer than 30 means geometry still splits the region.
+[ -n "$replays" ] && [ "$replays" -ge 30 ] || fail "growing: region 2 replayed ${replays:-no} times of 39, want 30 or more"
+expect_in "$WORK/fast.log" "region 2: replayed as a graph (9 calls in one launch, 8 nodes patched)"
+expect_in "$WORK/fast.log" "mismatch: cudaLaunchKernel with grid 25x1x1, block 2048x1x1, 0 bytes of shared memory, which the driver refuses"
+expect_not_in "$WORK/fast.log" "graph error"
+
+# One executable instance only (every replay patches the instance launched last), and several scheduler seeds.
+for seed in 1 2 3; do
+    run_growing "one_instance.$seed" REPRISE_GRAPH_INSTANCES=1 STANDIN_SEED=$seed
+done
+replays=$(replays_of_region2 "$WORK/one_instance.1.log")
+[ -n "$replays" ] && [ "$replays" -ge 30 ] || fail "growing, one instance: ${replays:-no} replays"
+
+# The robust path re-captures each occurrence, whatever its geometry: the same results.
+run_growing robust REPRISE_REPLAY=robust
+expect_in "$WORK/robust.log" "region 2: replayed on the robust path"
+# reshaped, under several scheduler seeds: the same results as without the shim, and replayed after the
+# occurrence that fell back (without the node's patch, y differs).
+for seed in 1 2 3; do
+    $LIMIT env REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=$seed LD_PRELOAD="$PRELOAD" \
+        "$SCEN/reshaped" > "$WORK/reshaped.$seed.out" 2> "$WORK/reshaped.$seed.log" || fail "reshaped exited $?"
+    cmp -s "$EXPECTED/reshaped.out" "$WORK/reshaped.$seed.out" ||
+        fail "reshaped (seed $seed): output differs from the run without the shim"
+done
+expect_in "$WORK/reshaped.1.log" "region 2: fell back after 2 of 4 calls (allocation: cudaMalloc)"
+expect_in "$WORK/reshaped.1.log" "region 2: replayed as a graph"
+finish
