@@ -34,9 +34,9 @@ _Static_assert((int)cudaLaunchAttributeProgrammaticEvent == CU_LAUNCH_ATTRIBUTE_
 _Static_assert((int)cudaLaunchAttributeNvlinkUtilCentricScheduling == CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING,
                "the runtime's ids");
 
-/* Attributes logged as a boundary already, by id (ids from 31 up share the last). */
+/* Attributes logged as a boundary already, by id (ids from 32 up share the last), and launches with too many. */
 #define TOLD_MAX 32
-static atomic_bool told[TOLD_MAX + 1];
+static atomic_bool told[TOLD_MAX + 1], told_too_many;
 
 /* Says once why a launch through api with attribute id is not held back. */
 static void __attribute__((noinline, cold)) tell_boundary(unsigned id, const char *api)
@@ -57,7 +57,7 @@ bool launch_attrs_holdable(const void *attrs, unsigned count, const char *api)
 {
     const CUlaunchAttribute *a = attrs;
     if (count > LAUNCH_ATTRS_MAX || (count && a == NULL)) {
-        if (count > LAUNCH_ATTRS_MAX && !atomic_exchange(&told[TOLD_MAX], true))
+        if (count > LAUNCH_ATTRS_MAX && !atomic_exchange(&told_too_many, true))
             log_info("%s with %u launch attributes, more than the %d the shim holds back with a launch; each such "
                      "launch ends a region", api, count, LAUNCH_ATTRS_MAX);
         return false;

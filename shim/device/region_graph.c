@@ -273,17 +273,20 @@ static cudaGraphNode_t take_primary(const struct build_order *o, unsigned si, co
 
 /*
  * Adds the programmatic edge from primary's programmatic port to node (what
- * stream capture makes of a programmatic dependent launch); if the driver
- * refuses it, a full edge (said once).
+ * stream capture makes of a programmatic dependent launch), counted in
+ * *made; if the driver refuses it, a full edge (said once).
  */
-static CUresult add_programmatic_edge(cudaGraph_t graph, cudaGraphNode_t primary, cudaGraphNode_t node)
+static CUresult add_programmatic_edge(cudaGraph_t graph, cudaGraphNode_t primary, cudaGraphNode_t node,
+                                      unsigned *made)
 {
     static atomic_bool told;
     CUgraphEdgeData edge = {.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC,
                             .type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC};
     CUresult err = DEVICE_CALL(cuGraphAddDependencies_v2, graph, &primary, &node, &edge, 1);
-    if (err == CUDA_SUCCESS)
+    if (err == CUDA_SUCCESS) {
+        (*made)++;
         return err;
+    }
     if (!atomic_exchange(&told, true))
         log_info("the driver refused a programmatic edge between two kernel nodes (%s): programmatic dependent "
                  "launches are graphed with full edges (each waits for its stream's previous kernel to finish)",
@@ -682,10 +685,8 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
         }
         cudaGraphNode_t primary = take_primary(&o, si, r, deps, &ndeps);
         err = add_node(g, list, r, deps, ndeps, i, &staging_used);
-        if (err == CUDA_SUCCESS && primary) {
-            err = add_programmatic_edge(g->graph, primary, g->nodes[i].node);
-            programmatic_edges++;
-        }
+        if (err == CUDA_SUCCESS && primary)
+            err = add_programmatic_edge(g->graph, primary, g->nodes[i].node, &programmatic_edges);
         if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
             const void *src = r->staged ? g->staging + gn->staging_offset : r->call.src;
