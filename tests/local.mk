@@ -40,6 +40,12 @@ tests_test_neighbours_SOURCES = tests/test_neighbours.c tests/check.h
 tests_test_neighbours_LDADD = libreprise_core.la
 TESTS += tests/test_neighbours
 
+## The launch attributes' table (policy/launch_attrs.def): a decision for each attribute CUDA 13 defines.
+check_PROGRAMS += tests/test_launch_attrs
+tests_test_launch_attrs_SOURCES = tests/test_launch_attrs.c tests/check.h
+tests_test_launch_attrs_LDADD = libreprise_core.la
+TESTS += tests/test_launch_attrs
+
 ## The recorder: a fake runtime generated from hooks.def.
 check_LTLIBRARIES += tests/libcudart_recorder.la tests/libctor_caller.la
 tests_libcudart_recorder_la_SOURCES = tests/recorder/recorder.c tests/recorder/recorder.h tests/recorder/each_arg.h

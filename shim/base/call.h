@@ -22,7 +22,8 @@ struct call {
     dim3 grid, block;
     void **args;
     void **extra;               /* cuLaunchKernel's packed form (CU_LAUNCH_PARAM_BUFFER_POINTER), when args is NULL */
-    const void *attrs;          /* cuLaunchKernelEx's CUlaunchAttribute array, each one a kernel node keeps */
+    const void *attrs;          /* cuLaunchKernelEx's CUlaunchAttribute array (cudaLaunchKernelExC's: the same layout),
+                                   none a boundary (shim/device/launch_attributes.h) */
     unsigned num_attrs;         /* 0 for every other launch */
     size_t shared_mem;
     /* COPY and SET */
@@ -107,6 +108,7 @@ const char *call_api_name(enum hook_id api);
     ((c).grid = gridDim, (c).block = blockDim, (c).shared_mem = sharedMem, (c).config_stream = stream)
 #define CALL_FIELDS_CONFIG_POP(c)                                                                           \
     ((c).grid_out = gridDim, (c).block_out = blockDim, (c).shared_mem_out = sharedMem, (c).stream_out = stream)
+/* LAUNCH_EX's (cudaLaunchKernelExC's) are the runtime door's: whether it is a launch depends on its attributes. */
 #define CALL_FIELDS_LAUNCH_OTHER(c) ((void)0)
 #define CALL_FIELDS_HOST_FUNC_OTHER(c) ((void)0)
 #define CALL_FIELDS_COPY_OTHER(c) ((void)0)

@@ -47,6 +47,13 @@ enum call_kind {
     CALL_KIND_COUNT
 };
 
+/*
+ * hooks.def's LAUNCH_EX (cudaLaunchKernelExC): counted as a launch; each
+ * call is a CALL_LAUNCH, or a CALL_LAUNCH_OTHER when its launch attributes
+ * forbid holding it back (shim/runtime_door/wrappers.c decides).
+ */
+#define CALL_LAUNCH_EX CALL_LAUNCH
+
 /* One id per hooked function. */
 enum hook_id {
 #define HOOK(kind, name, params, args, stream) HOOK_ID_##name,

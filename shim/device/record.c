@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_attributes.h"
+#include "launch_attrs.h"
 #include "libcuda.h"
 #include "record.h"
 #include "runtime.h"
@@ -123,7 +125,11 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
     }
 }
 
-/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and value (FNV-1a). */
+/*
+ * A launch's attributes as a signature's flags: 0 for none, else a hash of
+ * every id and the bytes of its value that mean something (FNV-1a): the
+ * rest of the union holds whatever the program's memory held.
+ */
 uint32_t launch_attrs_hash(const struct call *launch)
 {
     const CUlaunchAttribute *attrs = launch->attrs;
@@ -131,7 +137,7 @@ uint32_t launch_attrs_hash(const struct call *launch)
     for (unsigned i = 0; i < launch->num_attrs; i++) {
         const unsigned char *bytes = (const unsigned char *)&attrs[i].value;
         h = (h ^ (uint32_t)attrs[i].id) * 16777619u;
-        for (size_t k = 0; k < sizeof attrs[i].value; k++)
+        for (size_t k = 0; k < launch_attr_value_bytes((unsigned)attrs[i].id); k++)
             h = (h ^ bytes[k]) * 16777619u;
     }
     return h ? h : 1;
@@ -226,6 +232,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
     copy_call(&r->call, call);
     r->layout = NULL;
     r->staged = false;
+    r->programmatic = false;
     r->arena_offset = 0;
     r->num_attrs = 0;
     if (call->kind == CALL_LAUNCH) {
@@ -263,6 +270,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
             memcpy(list->arena + at, call->attrs, size);
             r->num_attrs = (uint16_t)call->num_attrs;
             r->attrs_offset = (uint32_t)at;
+            r->programmatic = launch_attrs_programmatic(call->attrs, call->num_attrs);
         }
         r->call.attrs = NULL;
     } else if (call->kind == CALL_COPY && src_memory == MEMORY_PAGEABLE) {
@@ -375,6 +383,15 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
                    ? REAL_CALL(__cudaLaunchKernel, (cudaKernel_t)c->func, c->grid, c->block, argv, c->shared_mem,
                                stream)
                    : REAL_CALL(cudaLaunchKernel, c->func, c->grid, c->block, argv, c->shared_mem, stream);
+    case HOOK_ID_cudaLaunchKernelExC:
+    case HOOK_ID_cudaLaunchKernelExC_ptsz: {
+        record_kernel_argv(list, r, argv);
+        cudaLaunchConfig_t config = {
+            .gridDim = c->grid, .blockDim = c->block, .dynamicSmemBytes = c->shared_mem, .stream = stream,
+            .attrs = r->num_attrs ? (cudaLaunchAttribute *)(list->arena + r->attrs_offset) : NULL,
+            .numAttrs = r->num_attrs};
+        return REAL_CALL(cudaLaunchKernelExC, &config, c->func, argv);
+    }
     case HOOK_ID_cudaMemcpyAsync:
     case HOOK_ID_cudaMemcpyAsync_ptsz:
         return REAL_CALL(cudaMemcpyAsync, c->dst, r->staged ? record_bytes(list, r) : c->src, c->bytes, c->copy_kind,

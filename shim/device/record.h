@@ -25,6 +25,8 @@ struct recorded {
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
     bool staged;                        /* COPY from pageable memory: the bytes were taken at call time */
+    bool programmatic;                  /* LAUNCH: a programmatic dependent launch (launch_attributes.h): its graph
+                                           edge from its stream's previous kernel node is programmatic */
     uint16_t num_attrs;                 /* LAUNCH: its launch attributes, kept in the arena at attrs_offset */
     uint32_t attrs_offset;
 };
@@ -126,6 +128,7 @@ static inline bool record_append(struct record_list *list, const struct call *ca
     r->call.args = NULL;
     r->arena_offset = (uint32_t)offset;
     r->staged = false;
+    r->programmatic = false;
     r->num_attrs = 0;
     list->count++;
     return true;
@@ -167,7 +170,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 
 /* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
-/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and value. */
+/* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and the value bytes it uses. */
 uint32_t launch_attrs_hash(const struct call *launch);
 
 /* Whether a launch's signature is sig: sig_equal(call_signature(launch), sig) without building one. */

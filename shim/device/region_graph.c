@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
+#include "launch_attributes.h"
 #include "libcuda.h"
 #include "log.h"
 #include "owed_records.h"
@@ -175,10 +177,10 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
         st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
-        /* Its launch attributes (cuLaunchKernelEx's, each one a kernel node keeps): part of its signature. */
+        /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
         const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
         for (unsigned k = 0; err == CUDA_SUCCESS && k < r->num_attrs; k++)
-            if (attrs[k].id != CU_LAUNCH_ATTRIBUTE_IGNORE)
+            if (launch_attr_on_node((unsigned)attrs[k].id))
                 err = DEVICE_CALL(cuGraphKernelNodeSetAttribute, gn->node, attrs[k].id, &attrs[k].value);
         return err;
     }
@@ -220,6 +222,7 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
  */
 struct build_order {
     cudaGraphNode_t tail[GRAPH_STREAMS_MAX]; /* each stream's last node */
+    bool tail_kernel[GRAPH_STREAMS_MAX];     /* it is a kernel node (a programmatic edge may start there) */
     bool blocking[GRAPH_STREAMS_MAX];        /* it synchronises with the legacy stream */
     int legacy;                              /* the legacy stream's index, or -1 */
     cudaGraphNode_t *extra;                  /* nodes a stream's next node must also follow (event waits) */
@@ -242,6 +245,53 @@ static void add_dependency(cudaGraphNode_t *deps, size_t *ndeps, cudaGraphNode_t
         if (deps[d] == node)
             return;
     deps[(*ndeps)++] = node;
+}
+
+/*
+ * The node a programmatic dependent launch r on stream si depends on
+ * programmatically, taken out of deps (its edge is added with the edge's
+ * data once the node exists): the stream's previous node if it is a kernel
+ * node; NULL otherwise (after a copy, an event wait, an event record with
+ * no node, or as the region's first call on the stream: every edge full,
+ * and the kernel's grid-dependency wait returns at once), or if libcuda
+ * has no cuGraphAddDependencies_v2 (before CUDA 12.3: full edges).
+ */
+static cudaGraphNode_t take_primary(const struct build_order *o, unsigned si, const struct recorded *r,
+                                    cudaGraphNode_t *deps, size_t *ndeps)
+{
+    if (!r->programmatic || o->tail[si] == NULL || !o->tail_kernel[si] ||
+        libcuda_device_fn(DEVICE_ID_cuGraphAddDependencies_v2) == NULL)
+        return NULL;
+    for (size_t d = 0; d < *ndeps; d++)
+        if (deps[d] == o->tail[si]) {
+            memmove(deps + d, deps + d + 1, (*ndeps - d - 1) * sizeof *deps);
+            (*ndeps)--;
+            return o->tail[si];
+        }
+    return NULL;
+}
+
+/*
+ * Adds the programmatic edge from primary's programmatic port to node (what
+ * stream capture makes of a programmatic dependent launch), counted in
+ * *made; if the driver refuses it, a full edge (said once).
+ */
+static CUresult add_programmatic_edge(cudaGraph_t graph, cudaGraphNode_t primary, cudaGraphNode_t node,
+                                      unsigned *made)
+{
+    static atomic_bool told;
+    CUgraphEdgeData edge = {.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC,
+                            .type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC};
+    CUresult err = DEVICE_CALL(cuGraphAddDependencies_v2, graph, &primary, &node, &edge, 1);
+    if (err == CUDA_SUCCESS) {
+        (*made)++;
+        return err;
+    }
+    if (!atomic_exchange(&told, true))
+        log_info("the driver refused a programmatic edge between two kernel nodes (%s): programmatic dependent "
+                 "launches are graphed with full edges (each waits for its stream's previous kernel to finish)",
+                 libcuda_error_name(err));
+    return DEVICE_CALL(cuGraphAddDependencies_v2, graph, &primary, &node, NULL, 1);
 }
 
 /* Adds what stream si's next node must follow; consume takes its event-wait nodes (its own next node). */
@@ -561,6 +611,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     }
     cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
     size_t staging_used = 0;
+    unsigned programmatic_edges = 0;
     if (o.extra == NULL || o.extra_stream == NULL || deps == NULL || g->owed == NULL || g->waited == NULL ||
         g->recorded == NULL)
         err = CUDA_ERROR_OUT_OF_MEMORY;
@@ -632,15 +683,20 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
             o.tail[si] = NULL;
             continue;
         }
+        cudaGraphNode_t primary = take_primary(&o, si, r, deps, &ndeps);
         err = add_node(g, list, r, deps, ndeps, i, &staging_used);
+        if (err == CUDA_SUCCESS && primary)
+            err = add_programmatic_edge(g->graph, primary, g->nodes[i].node, &programmatic_edges);
         if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
             struct graph_node *gn = &g->nodes[i];
             const void *src = r->staged ? g->staging + gn->staging_offset : r->call.src;
             CUDA_MEMCPY3D p = copy_params(r->call.dst, src, r->call.bytes);
             err = DEVICE_CALL(cuGraphAddMemcpyNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
         }
-        if (err == CUDA_SUCCESS)
+        if (err == CUDA_SUCCESS) {
             o.tail[si] = g->nodes[i].node;
+            o.tail_kernel[si] = r->call.kind == CALL_LAUNCH;
+        }
     }
     free(o.extra);
     free(o.extra_stream);
@@ -648,6 +704,10 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     free(o.ahead_at);
     free(o.ahead_n);
     free(deps);
+    if (err == CUDA_SUCCESS && programmatic_edges)
+        log_debug("graph of %u calls on %u streams: %u programmatic dependent launch%s after a kernel node, each "
+                  "joined to it by a programmatic edge",
+                  g->count, g->stream_count, programmatic_edges, programmatic_edges == 1 ? "" : "es");
     if (err == CUDA_SUCCESS && g->owed_count) {
         enum stream_kind kind = stream_kind_of(g->streams[0]);
         g->blocking0 = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;

@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "engine_fast.h"
 #include "foreign.h"
+#include "launch_attributes.h"
 #include "runtime.h"
 #include "libcuda.h"
 #include "log.h"
@@ -57,42 +58,6 @@ static CUresult hide_shim_capture(cudaStream_t stream, CUresult result, CUstream
         return result;
     *status = CU_STREAM_CAPTURE_STATUS_NONE;
     return CUDA_SUCCESS;
-}
-
-#define LAUNCH_ATTRS_MAX 8
-
-/*
- * Whether a graph's kernel node keeps every one of a cuLaunchKernelEx's
- * attributes as the launch asks (those "valid for graph nodes" in cuda.h,
- * set on the node when it is made).  A cooperative launch, programmatic
- * dependent launch, a completion event and the rest are not: such a launch
- * is foreign work (a boundary), and the log says which attribute, once.
- */
-static bool launch_attrs_kept(const CUlaunchAttribute *attrs, unsigned count)
-{
-    static atomic_bool told[32];
-    if (count > LAUNCH_ATTRS_MAX || (count && attrs == NULL))
-        return false;
-    for (unsigned i = 0; i < count; i++) {
-        switch (attrs[i].id) {
-        case CU_LAUNCH_ATTRIBUTE_IGNORE:
-        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
-        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
-            continue;
-        default:
-            if ((unsigned)attrs[i].id < 32 && !atomic_exchange(&told[attrs[i].id], true))
-                log_info("cuLaunchKernelEx with launch attribute %d, which a graph's kernel node does not keep as a "
-                         "launch: such launches are not held back, and each ends a region",
-                         (int)attrs[i].id);
-            return false;
-        }
-    }
-    return true;
 }
 
 /*
@@ -344,9 +309,12 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
 #define DRIVER_FIELDS_EVENT_RECORD_FRONT(id, s, caller) (void)0
 #define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FRONT(id, s, caller) (void)0
 #define DRIVER_FIELDS_EVENT_WAIT_FRONT(id, s, caller) (void)0
-/* Launch attributes a kernel node keeps travel with the launch; any other makes it foreign work. */
+/*
+ * Launch attributes that let a launch be held back (shim/device/launch_attributes.h: kept on its kernel node,
+ * or a programmatic edge) travel with it; any other makes it foreign work (the log names the attribute).
+ */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
-    (config != NULL && launch_attrs_kept(config->attrs, config->numAttrs) &&                              \
+    (config != NULL && launch_attrs_holdable(config->attrs, config->numAttrs, call_api_name((c).api)) && \
      ((c).func = (const void *)f, (c).grid = (dim3){config->gridDimX, config->gridDimY, config->gridDimZ}, \
       (c).block = (dim3){config->blockDimX, config->blockDimY, config->blockDimZ},                        \
       (c).shared_mem = config->sharedMemBytes, (c).args = kernelParams, (c).extra = extra,                \

@@ -5,6 +5,7 @@
 #include "call.h"
 #include "engine.h"
 #include "engine_fast.h"
+#include "launch_attributes.h"
 #include "launch_config.h"
 #include "observe.h"
 #include "observe_sequences.h"
@@ -35,6 +36,7 @@
         if (slot)                                                                                           \
             return engine_fast_hold(taker, slot, args);                                                     \
     } while (0)
+#define DOOR_TAKES_LAUNCH_EX(id, s) (void)0 /* the engine's way: not the common case */
 #define DOOR_TAKES_LAUNCH_OTHER(id, s) (void)0
 #define DOOR_TAKES_HOST_FUNC(id, s) (void)0
 #define DOOR_TAKES_HOST_FUNC_OTHER(id, s) (void)0
@@ -95,6 +97,7 @@
             return cudaSuccess;                                                                             \
     } while (0)
 #define DOOR_FIRST_LAUNCH(id, s) (void)0
+#define DOOR_FIRST_LAUNCH_EX(id, s) (void)0
 #define DOOR_FIRST_LAUNCH_OTHER(id, s) (void)0
 #define DOOR_FIRST_HOST_FUNC(id, s) (void)0
 #define DOOR_FIRST_HOST_FUNC_OTHER(id, s) (void)0
@@ -124,6 +127,31 @@
 #define DOOR_FIRST_CAPTURE_INFO(id, s) (void)0
 #define DOOR_FIRST_GRAPH_LAUNCH(id, s) (void)0
 #define DOOR_FIRST_ERROR_CHECK(id, s) (void)0
+
+/*
+ * cudaLaunchKernelExC (hooks.def's LAUNCH_EX): the launch its configuration
+ * describes, held back like cudaLaunchKernel when its launch attributes
+ * allow (shim/device/launch_attributes.h: kept on its kernel node, or a
+ * programmatic edge); else a boundary, LAUNCH_OTHER, and the log names the
+ * attribute.  The call's other fields (call.h's CALL_FIELDS_*) are here:
+ * whether it is a launch at all is decided with them.
+ */
+static inline void launch_ex_fields(struct call *c, const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (config == NULL || !launch_attrs_holdable(config->attrs, config->numAttrs, call_api_name(c->api))) {
+        c->kind = CALL_LAUNCH_OTHER;
+        return;
+    }
+    c->func = func;
+    c->grid = config->gridDim;
+    c->block = config->blockDim;
+    c->args = args;
+    c->extra = NULL;
+    c->shared_mem = config->dynamicSmemBytes;
+    c->attrs = config->attrs;
+    c->num_attrs = config->numAttrs;
+}
+#define CALL_FIELDS_LAUNCH_EX(c) launch_ex_fields(&(c), config, func, args)
 
 /*
  * Observe mode times node calls and host syncs for the ceiling (observe.h):

@@ -26,7 +26,13 @@
  * arguments as kernelParams, or packed at cuFuncGetParamInfo's offsets in
  * `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER, a buffer the program reuses at
  * once: the driver copies it), or through cuLaunchKernelEx without
- * attributes; a memset is made of 1, 2 or 4-byte elements; an event record
+ * attributes, or with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+ * (a programmatic dependent launch, as cuBLASLt makes them: the kernels
+ * read what the kernel before them wrote, and a programmatic dependent
+ * launch runs after it as any launch does); a launch through the runtime
+ * whose form is 3 is a cudaLaunchKernelExC with that attribute, one whose
+ * form is 2 a cudaLaunchKernelExC without attributes; a memset is made of
+ * 1, 2 or 4-byte elements; an event record
  * is cuEventRecord or cuEventRecordWithFlags(0). The runtime's special
  * streams become the driver's: the legacy stream NULL or CU_STREAM_LEGACY,
  * the per-thread one CU_STREAM_PER_THREAD, or NULL to a _ptsz twin.
@@ -77,7 +83,8 @@ struct door {
     unsigned char linked;  /* the driver function as linked (else from cuGetProcAddress_v2) */
     unsigned char ptsz;    /* its per-thread default stream twin */
     unsigned char handle;  /* a special stream: the other handle for it (NULL or the explicit one) */
-    unsigned char form;    /* a launch: 0 kernelParams, 1 extra, 2 cuLaunchKernelEx; a copy: 1 cuMemcpyAsync;
+    unsigned char form;    /* a launch: 0 kernelParams, 1 extra, 2 cuLaunchKernelEx (the runtime's: cudaLaunchKernelExC),
+                              3 the same, a programmatic dependent launch; a copy: 1 cuMemcpyAsync;
                               a memset: element bytes 1, 2, 4; a record: 1 cuEventRecordWithFlags(0) */
     unsigned char flip;    /* the door changes every `flip` iterations (0: never) */
 };
@@ -127,7 +134,7 @@ static inline struct door door_pick(unsigned share, char kind)
     switch (kind) {
     case 'l': {
         unsigned r = door_below(100);
-        d.form = r < 20 ? 1 : r < 35 ? 2 : 0;
+        d.form = r < 20 ? 1 : r < 27 ? 2 : r < 35 ? 3 : 0;
         break;
     }
     case 'c': d.form = door_below(4) == 0; break;
@@ -162,12 +169,14 @@ static inline void door_dump(const struct door *d, char kind, const char *space)
 {
     if (!door_ever_driver(*d)) {
         printf(kind == 'c' && d->form == 1 ? "%sR batch" : "%sR", space);
+        if (kind == 'l' && d->form >= 2)
+            printf(d->form == 3 ? " ExC PDL" : " ExC");
         return;
     }
     printf("%s%s%s%s%s", space, d->flip ? "F" : "D", d->linked ? " linked" : " proc", d->ptsz ? " ptsz" : "",
            d->handle ? " handle" : "");
     if (kind == 'l' && d->form)
-        printf(d->form == 1 ? " extra" : " Ex");
+        printf(d->form == 1 ? " extra" : d->form == 2 ? " Ex" : " Ex PDL");
     if (kind == 'm')
         printf(" D%d", d->form * 8);
     if ((kind == 'c' || kind == 'r') && d->form)
@@ -325,11 +334,25 @@ typedef CUresult (*door_dtoh_fn)(void *, CUdeviceptr, size_t, CUstream);
 typedef CUresult (*door_stream_fn)(CUstream);
 typedef CUresult (*door_event_fn)(CUevent);
 
-/* A kernel launch (via: the runtime's through __cudaLaunchKernel). */
+/* A launch through cudaLaunchKernelExC, a programmatic dependent launch if programmatic. */
+static inline cudaError_t door_launch_exc(const void *k, dim3 grid, dim3 block, void **args, size_t shared,
+                                          cudaStream_t s, int programmatic)
+{
+    cudaLaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t c = {grid, block, shared, s, programmatic ? &attr : NULL, programmatic ? 1u : 0u};
+    return cudaLaunchKernelExC(&c, k, args);
+}
+
+/* A kernel launch (via: the runtime's through __cudaLaunchKernel, unless its form is cudaLaunchKernelExC's). */
 static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, dim3 block, void **args, size_t shared,
                                       cudaStream_t s, int via)
 {
     DOOR_CLASS(d, DC_LAUNCH);
+    if (!d.driver && d.form >= 2)
+        return door_note(door_launch_exc(k, grid, block, args, shared, s, d.form == 3), 0);
     if (!d.driver)
         return door_note(via ? __cudaLaunchKernel((cudaKernel_t)k, grid, block, args, shared, s)
                              : cudaLaunchKernel(k, grid, block, args, shared, s),
@@ -361,12 +384,18 @@ static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, d
         params = NULL, ex = extra;
     }
     CUresult r;
-    if (d.form == 2) {
+    if (d.form >= 2) {
         CUlaunchConfig c;
+        CUlaunchAttribute attr;
         memset(&c, 0, sizeof c);
+        memset(&attr, 0, sizeof attr);
+        attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = 1;
         c.gridDimX = grid.x, c.gridDimY = grid.y, c.gridDimZ = grid.z;
         c.blockDimX = block.x, c.blockDimY = block.y, c.blockDimZ = block.z;
         c.sharedMemBytes = (unsigned)shared, c.hStream = h;
+        if (d.form == 3)
+            c.attrs = &attr, c.numAttrs = 1;
         r = ((door_launch_ex_fn)door_fn(&d, DF_LAUNCH_EX))(&c, f, params, ex);
     } else {
         r = ((door_launch_fn)door_fn(&d, DF_LAUNCH))(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,

@@ -22,4 +22,15 @@
 /* y[i] = 0.5 * y[i] + x[i] on stream, through the driver; 0 on success, else the CUresult. */
 int fakeblas_blend(cudaStream_t stream, const float *x, float *y, int n);
 
+/*
+ * A GEMM-like call as cuBLASLt makes it on Hopper: two kernels launched
+ * through cuLaunchKernelEx (found with cuGetProcAddress), each a
+ * programmatic dependent launch (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_
+ * SERIALIZATION = 1) that reads what the kernel before it on the stream
+ * wrote: the "main loop" y[i] = 0.5 * y[i] + x[i], then the "epilogue"
+ * y[i] = 0.5 * y[i] + y[i] * 0.25 (fakeblas_blend_kernel, then
+ * fakeblas_epilogue_kernel).  0 on success, else the CUresult.
+ */
+int fakeblas_gemm_pdl(cudaStream_t stream, const float *x, float *y, int n);
+
 #endif

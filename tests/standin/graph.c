@@ -20,6 +20,15 @@
  * (ParametersChanged). A kernel may change its function (allowed since CUDA
  * 11.2). A 2-D memset may change only its address and value (documented).
  *
+ * Programmatic edges (cuGraphAddDependencies_v2 with edge data of type
+ * CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC): only between two kernel nodes,
+ * from port CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC or LAUNCH_ORDER, as the
+ * driver requires (else cudaErrorInvalidValue); the type is kept for
+ * cuGraphGetEdges_v2, and the edge runs as a full one: the dependent kernel
+ * starts once its primary finished, the simplest faithful model of a
+ * grid-dependency wait. An edge added later must go from an older node to
+ * a newer one (creation order stays topological; CUDA allows any acyclic).
+ *
  * Lifetimes (modules.c, context.c): instantiating or launching a graph with
  * a kernel node of an unloaded module's function aborts the process, saying
  * which node, as the real driver crashes there; graphs, nodes and
@@ -42,6 +51,8 @@ struct gnode {
     size_t ndeps, capdeps;
     struct gnode **outs;        /* dependent nodes */
     size_t nout, capout;
+    struct gnode **prog_deps;   /* the dependencies whose edge is programmatic (it runs as a full edge) */
+    size_t nprog, capprog;
     unsigned mark;              /* graph_reaches visit generation */
     UT_hash_handle hh;
 };
@@ -107,6 +118,7 @@ void graph_free(struct graph *g)
         work_release(&n->w);
         free(n->deps);
         free(n->outs);
+        free(n->prog_deps);
         free(n);
     }
     HASH_DEL(live_graphs, g);
@@ -453,6 +465,63 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
     API(get_roots(graph, pRootNodes, pNumRootNodes));
 }
 
+/* Whether node n's edge from dependency d is programmatic. */
+static bool edge_programmatic(const struct gnode *n, const struct gnode *d)
+{
+    for (size_t i = 0; i < n->nprog; i++)
+        if (n->prog_deps[i] == d)
+            return true;
+    return false;
+}
+
+/* Checks one edge to be added from f to t with data e (NULL: a full edge), as the driver does. */
+static cudaError_t edge_check(const struct gnode *f, const struct gnode *t, const cudaGraphEdgeData *e)
+{
+    CHECK(f->g != t->g || f->index >= t->index, cudaErrorInvalidValue);
+    for (size_t i = 0; i < t->ndeps; i++)
+        CHECK(t->deps[i] == f, cudaErrorInvalidValue);
+    if (e == NULL)
+        return cudaSuccess;
+    for (size_t i = 0; i < sizeof e->reserved; i++)
+        CHECK(e->reserved[i] != 0, cudaErrorInvalidValue);
+    CHECK(e->to_port != 0, cudaErrorInvalidValue);
+    if (e->type == cudaGraphDependencyTypeDefault) {
+        CHECK(e->from_port != 0, cudaErrorInvalidValue); /* a port other than full completion: programmatic only */
+        return cudaSuccess;
+    }
+    CHECK(e->type != cudaGraphDependencyTypeProgrammatic, cudaErrorInvalidValue);
+    CHECK(f->type != cudaGraphNodeTypeKernel || t->type != cudaGraphNodeTypeKernel, cudaErrorInvalidValue);
+    CHECK(e->from_port != cudaGraphKernelNodePortProgrammatic && e->from_port != cudaGraphKernelNodePortLaunchCompletion,
+          cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+/* cuGraphAddDependencies_v2's body: every edge is checked before any is added. */
+static cudaError_t add_dependencies(cudaGraph_t h, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                    const cudaGraphEdgeData *edges, size_t n)
+{
+    struct graph *g = NULL;
+    TRY(graph_get(h, &g));
+    CHECK(n > 0 && (!from || !to), cudaErrorInvalidValue);
+    for (size_t i = 0; i < n; i++) {
+        struct gnode *f = NULL, *t = NULL;
+        TRY(node_get(from[i], &f));
+        TRY(node_get(to[i], &t));
+        CHECK(f->g != g, cudaErrorInvalidValue);
+        TRY(edge_check(f, t, edges ? &edges[i] : NULL));
+        for (size_t j = 0; j < i; j++)
+            CHECK(from[j] == from[i] && to[j] == to[i], cudaErrorInvalidValue);
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct gnode *f = (struct gnode *)from[i], *t = (struct gnode *)to[i];
+        ptr_push((void ***)&t->deps, &t->ndeps, &t->capdeps, f);
+        ptr_push((void ***)&f->outs, &f->nout, &f->capout, t);
+        if (edges && edges[i].type == cudaGraphDependencyTypeProgrammatic)
+            ptr_push((void ***)&t->prog_deps, &t->nprog, &t->capprog, f);
+    }
+    return cudaSuccess;
+}
+
 /* cudaGraphGetEdges's body: every (dependency, node) pair. */
 static cudaError_t get_edges(cudaGraph_t h, cudaGraphNode_t *from, cudaGraphNode_t *to,
                              cudaGraphEdgeData *edges, size_t *num)
@@ -466,8 +535,12 @@ static cudaError_t get_edges(cudaGraph_t h, cudaGraphNode_t *from, cudaGraphNode
             if (from && k < *num) {
                 from[k] = (cudaGraphNode_t)g->nodes[i]->deps[j];
                 to[k] = (cudaGraphNode_t)g->nodes[i];
-                if (edges)
+                if (edges) {
                     memset(&edges[k], 0, sizeof edges[k]);
+                    if (edge_programmatic(g->nodes[i], g->nodes[i]->deps[j]))
+                        edges[k].from_port = cudaGraphKernelNodePortProgrammatic,
+                        edges[k].type = cudaGraphDependencyTypeProgrammatic;
+                }
                 k++;
             }
     *num = from ? k : total;
@@ -1078,6 +1151,18 @@ cudaError_t standin_driver_add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, c
                                           size_t n)
 {
     DRIVER_CALL(add_empty_node(out, g, deps, n));
+}
+
+cudaError_t standin_driver_add_dependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                           const cudaGraphEdgeData *edges, size_t n)
+{
+    DRIVER_CALL(add_dependencies(g, from, to, edges, n));
+}
+
+cudaError_t standin_driver_get_edges(cudaGraph_t g, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                     cudaGraphEdgeData *edges, size_t *n)
+{
+    DRIVER_CALL(get_edges(g, from, to, edges, n));
 }
 
 cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type)

@@ -87,14 +87,29 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
                                            ptsz));
 }
 
-/* cuLaunchKernelEx: CU_LAUNCH_ATTRIBUTE_PRIORITY and CLUSTER_DIMENSION are accepted and ignored, any other
- * attribute is CUDA_ERROR_INVALID_VALUE (not modelled). */
+/* Whether the stand-in models launch attribute id: the others are CUDA_ERROR_INVALID_VALUE. */
+static bool launch_attr_modelled(CUlaunchAttributeID id)
+{
+    switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:          /* accepted and ignored: one priority */
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: /* accepted and ignored: no clusters */
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:       /* every block runs on one thread anyway: grid sync holds */
+    /* A programmatic dependent launch: its grid-dependency wait must not return before the stream's previous
+       kernel finished.  The stand-in starts it only then (stream order), the simplest faithful model. */
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* cuLaunchKernelEx: the attributes launch_attr_modelled accepts, any other is CUDA_ERROR_INVALID_VALUE. */
 static CUresult launch_ex(const CUlaunchConfig *c, CUfunction f, void **kernelParams, void **extra, bool ptsz)
 {
     if (c == NULL || (c->numAttrs > 0 && c->attrs == NULL))
         return CUDA_ERROR_INVALID_VALUE;
     for (unsigned i = 0; i < c->numAttrs; i++)
-        if (c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_PRIORITY && c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+        if (!launch_attr_modelled(c->attrs[i].id))
             return CUDA_ERROR_INVALID_VALUE;
     return launch(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
                   c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz);

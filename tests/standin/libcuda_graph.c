@@ -16,9 +16,13 @@
  * UNIFIED on either side cudaMemcpyDefault); arrays are not modelled
  * (CUDA_ERROR_INVALID_VALUE). A 1-D copy (Height = Depth = 1) is stored as a
  * captured cudaMemcpyAsync is (pitches 0). Memset nodes: elementSize 1, 2
- * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority and
- * cluster dimension on a kernel node and ignores them (anything else:
- * CUDA_ERROR_INVALID_VALUE). The ctx arguments are ignored (one context).
+ * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority,
+ * cluster dimension and cooperative on a kernel node and ignores them
+ * (anything else: CUDA_ERROR_INVALID_VALUE, the programmatic launch
+ * attribute too: it is a launch's, not a node's). cuGraphAddDependencies_v2
+ * takes edge data: a programmatic edge only between two kernel nodes
+ * (graph.c says how it runs); cuGraphGetEdges_v2 reports it. The ctx
+ * arguments are ignored (one context).
  */
 #include <string.h>
 
@@ -176,6 +180,23 @@ CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, c
                                                    numDependencies));
 }
 
+/* CUgraphEdgeData is the runtime's cudaGraphEdgeData. */
+_Static_assert(sizeof(CUgraphEdgeData) == sizeof(cudaGraphEdgeData), "edge data");
+
+CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                           const CUgraphEdgeData *edgeData, size_t numDependencies)
+{
+    return cu_result(standin_driver_add_dependencies((RG)hGraph, (const RN *)from, (const RN *)to,
+                                                     (const cudaGraphEdgeData *)edgeData, numDependencies));
+}
+
+CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData,
+                                    size_t *numEdges)
+{
+    return cu_result(standin_driver_get_edges((RG)hGraph, (RN *)from, (RN *)to, (cudaGraphEdgeData *)edgeData,
+                                              numEdges));
+}
+
 /* CUDA_GRAPH_INSTANTIATE_FLAG_* are cudaGraphInstantiateFlag*'s values. */
 CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)
 {
@@ -257,7 +278,8 @@ CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAt
         return r;
     if (t != cudaGraphNodeTypeKernel)
         return CUDA_ERROR_INVALID_VALUE;
-    return attr == CU_LAUNCH_ATTRIBUTE_PRIORITY || attr == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    return attr == CU_LAUNCH_ATTRIBUTE_PRIORITY || attr == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ||
+                   attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE
                ? CUDA_SUCCESS
                : CUDA_ERROR_INVALID_VALUE;
 }

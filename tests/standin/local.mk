@@ -413,6 +413,14 @@ tests_scenarios_driver_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_standin_dlsym_check_SOURCES = tests/standin/dlsym_check.c tests/check.h
 tests_standin_dlsym_check_LDADD = $(STANDIN_LINK_LIBS) tests/standin/driver/libcuda.la -ldl
 tests_standin_dlsym_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
+## A GEMM-like library launching with programmatic dependent launch (issue 25): tests/standin/pdl.sh checks that
+## the shim holds its cuLaunchKernelEx launches back and graphs them, and that a boundary's attribute is named.
+check_PROGRAMS += tests/scenarios/pdl_library
+tests_scenarios_pdl_library_SOURCES = tests/scenarios/pdl_library.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_pdl_library_LDADD = tests/standin/libfakeblas.la tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_pdl_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/pdl.sh
+EXTRA_DIST += tests/standin/pdl.sh tests/standin/expected/pdl_library.out
 check_PROGRAMS += tests/standin/test_driver_standin
 tests_standin_test_driver_standin_SOURCES = tests/standin/test_driver_standin.c tests/check.h
 tests_standin_test_driver_standin_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)

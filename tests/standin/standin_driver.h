@@ -143,6 +143,12 @@ cudaError_t standin_driver_add_event_node(cudaGraphNode_t *out, cudaGraph_t g, c
                                           size_t n, cudaEvent_t ev, bool record);
 cudaError_t standin_driver_add_empty_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
                                           size_t n);
+/* Edges between existing nodes, with their data (NULL: full edges), as cudaGraphAddDependencies. */
+cudaError_t standin_driver_add_dependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                           const cudaGraphEdgeData *edges, size_t n);
+/* Every edge, with its data (may be NULL), as cudaGraphGetEdges. */
+cudaError_t standin_driver_get_edges(cudaGraph_t g, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                     cudaGraphEdgeData *edges, size_t *n);
 /* cudaGraphNodeGetType's body. */
 cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
 cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags);

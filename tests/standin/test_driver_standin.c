@@ -342,7 +342,7 @@ static void test_basics(void)
     CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
     CHECK(cuMemFree(y) == CUDA_SUCCESS);
 
-    /* cuLaunchKernelEx: priority and cluster attributes accepted, others refused. */
+    /* cuLaunchKernelEx: priority, cluster, cooperative and programmatic attributes accepted, others refused. */
     CUlaunchAttribute attrs[2];
     memset(attrs, 0, sizeof attrs);
     attrs[0].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
@@ -351,6 +351,11 @@ static void test_basics(void)
     CUlaunchConfig cfg = {1, 1, 1, 32, 1, 1, 0, NULL, attrs, 2};
     CHECK(cuLaunchKernelEx(&cfg, (CUfunction)(void *)k_empty, NULL, NULL) == CUDA_SUCCESS);
     attrs[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    CHECK(cuLaunchKernelEx(&cfg, (CUfunction)(void *)k_empty, NULL, NULL) == CUDA_SUCCESS);
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[1].value.programmaticStreamSerializationAllowed = 1;
+    CHECK(cuLaunchKernelEx(&cfg, (CUfunction)(void *)k_empty, NULL, NULL) == CUDA_SUCCESS);
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT;
     CHECK(cuLaunchKernelEx(&cfg, (CUfunction)(void *)k_empty, NULL, NULL) == CUDA_ERROR_INVALID_VALUE);
     cfg.blockDimX = 2048;
     cfg.numAttrs = 0;
@@ -589,6 +594,106 @@ static CUDA_MEMCPY3D copy_1d(CUmemorytype dt, void *dst, CUmemorytype st, const 
     c.WidthInBytes = n;
     c.Height = c.Depth = 1;
     return c;
+}
+
+/*
+ * Programmatic edges (cuGraphAddDependencies_v2 with edge data): only from a
+ * kernel node to a kernel node, from its programmatic port; reported by
+ * cuGraphGetEdges_v2; the dependent kernel runs after its primary.  The
+ * programmatic launch attribute is no node attribute.
+ */
+static void test_programmatic_edges(void)
+{
+    const int n = N;
+    CUstream s = NULL;
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CUdeviceptr y = 0;
+    float *out = NULL, v = 3.0f, f = 2.0f;
+    CHECK(cuMemAlloc(&y, N * sizeof(float)) == CUDA_SUCCESS);
+    CHECK(cuMemAllocHost((void **)&out, N * sizeof(float)) == CUDA_SUCCESS);
+    void *fill[] = {&y, &v, (void *)&n}, *scale[] = {&y, &f, (void *)&n};
+    CUgraph g = NULL;
+    CUgraphNode nfill, nscale, nset, nlast;
+    CHECK(cuGraphCreate(&g, 0) == CUDA_SUCCESS);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (CUfunction)(void *)k_fill;
+    kp.gridDimX = (N + 255) / 256, kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = 256, kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = fill;
+    CHECK(cuGraphAddKernelNode(&nfill, g, NULL, 0, &kp) == CUDA_SUCCESS);
+    kp.func = (CUfunction)(void *)k_scale;
+    kp.kernelParams = scale;
+    CHECK(cuGraphAddKernelNode(&nscale, g, NULL, 0, &kp) == CUDA_SUCCESS);
+    CUDA_MEMSET_NODE_PARAMS ms = {y, 0, 0, 4, N, 1};
+    CHECK(cuGraphAddMemsetNode(&nset, g, NULL, 0, &ms, NULL) == CUDA_SUCCESS);
+    CHECK(cuGraphAddKernelNode(&nlast, g, NULL, 0, &kp) == CUDA_SUCCESS);
+    CUkernelNodeAttrValue av;
+    memset(&av, 0, sizeof av);
+    av.programmaticStreamSerializationAllowed = 1;
+    CHECK(cuGraphKernelNodeSetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, &av) ==
+          CUDA_ERROR_INVALID_VALUE);
+    CUgraphEdgeData edge;
+    memset(&edge, 0, sizeof edge);
+    edge.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+    /* The default port with the programmatic type, or the programmatic port with the default type: refused. */
+    CHECK(cuGraphAddDependencies_v2(g, &nfill, &nscale, &edge, 1) == CUDA_ERROR_INVALID_VALUE);
+    edge.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC;
+    edge.type = CU_GRAPH_DEPENDENCY_TYPE_DEFAULT;
+    CHECK(cuGraphAddDependencies_v2(g, &nfill, &nscale, &edge, 1) == CUDA_ERROR_INVALID_VALUE);
+    edge.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+    CHECK(cuGraphAddDependencies_v2(g, &nfill, &nscale, &edge, 1) == CUDA_SUCCESS);
+    CHECK(cuGraphAddDependencies_v2(g, &nfill, &nscale, &edge, 1) == CUDA_ERROR_INVALID_VALUE); /* there already */
+    /* From a memset node, or to one: not between kernel nodes. */
+    CHECK(cuGraphAddDependencies_v2(g, &nset, &nlast, &edge, 1) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuGraphAddDependencies_v2(g, &nscale, &nset, &edge, 1) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuGraphAddDependencies_v2(g, &nscale, &nset, NULL, 1) == CUDA_SUCCESS); /* a full edge */
+    CHECK(cuGraphAddDependencies_v2(g, &nset, &nlast, NULL, 1) == CUDA_SUCCESS);
+    size_t count = 0;
+    CHECK(cuGraphGetEdges_v2(g, NULL, NULL, NULL, &count) == CUDA_SUCCESS && count == 3);
+    CUgraphNode from[3], to[3];
+    CUgraphEdgeData data[3];
+    CHECK(cuGraphGetEdges_v2(g, from, to, data, &count) == CUDA_SUCCESS && count == 3);
+    int programmatic = 0;
+    for (size_t i = 0; i < count; i++)
+        if (data[i].type == CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC) {
+            programmatic++;
+            CHECK(from[i] == nfill && to[i] == nscale && data[i].from_port == CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC);
+        }
+    CHECK(programmatic == 1);
+    /* y = 3, y *= 2 after it (the programmatic edge), y = 0, y *= 2: the scale read what the fill wrote. */
+    CUgraphExec e = NULL;
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0) == CUDA_SUCCESS);
+    CUDA_MEMSET_NODE_PARAMS ms2 = {y, 0, 0x3f800000u, 4, N, 1}; /* the memset writes 1.0f */
+    CHECK(cuGraphExecMemsetNodeSetParams(e, nset, &ms2, NULL) == CUDA_SUCCESS);
+    CHECK(cuGraphLaunch(e, s) == CUDA_SUCCESS);
+    CHECK(cuMemcpyDtoHAsync(out, y, N * sizeof(float), s) == CUDA_SUCCESS);
+    CHECK(cuStreamSynchronize(s) == CUDA_SUCCESS);
+    CHECK(out[0] == 2.0f && out[N - 1] == 2.0f);
+    /* Without the memset: fill then scale, 6 everywhere. */
+    CUgraph g2 = NULL;
+    CUgraphNode a, b;
+    CHECK(cuGraphCreate(&g2, 0) == CUDA_SUCCESS);
+    kp.func = (CUfunction)(void *)k_fill;
+    kp.kernelParams = fill;
+    CHECK(cuGraphAddKernelNode(&a, g2, NULL, 0, &kp) == CUDA_SUCCESS);
+    kp.func = (CUfunction)(void *)k_scale;
+    kp.kernelParams = scale;
+    CHECK(cuGraphAddKernelNode(&b, g2, NULL, 0, &kp) == CUDA_SUCCESS);
+    CHECK(cuGraphAddDependencies_v2(g2, &b, &a, &edge, 1) == CUDA_ERROR_INVALID_VALUE); /* newer to older */
+    CHECK(cuGraphAddDependencies_v2(g2, &a, &b, &edge, 1) == CUDA_SUCCESS);
+    CUgraphExec e2 = NULL;
+    CHECK(cuGraphInstantiateWithFlags(&e2, g2, 0) == CUDA_SUCCESS);
+    for (int round = 0; round < 20; round++) {
+        CHECK(cuGraphLaunch(e2, s) == CUDA_SUCCESS);
+        CHECK(cuMemcpyDtoHAsync(out, y, N * sizeof(float), s) == CUDA_SUCCESS);
+        CHECK(cuStreamSynchronize(s) == CUDA_SUCCESS);
+        CHECK(out[0] == 6.0f && out[N - 1] == 6.0f);
+    }
+    CHECK(cuGraphExecDestroy(e) == CUDA_SUCCESS && cuGraphExecDestroy(e2) == CUDA_SUCCESS);
+    CHECK(cuGraphDestroy(g) == CUDA_SUCCESS && cuGraphDestroy(g2) == CUDA_SUCCESS);
+    CHECK(cuMemFree(y) == CUDA_SUCCESS && cuMemFreeHost(out) == CUDA_SUCCESS);
+    CHECK(cuStreamDestroy(s) == CUDA_SUCCESS);
 }
 
 /* Graphs built through the driver: the same results as the eager calls, through cuGraphLaunch and
@@ -1140,6 +1245,7 @@ int main(int argc, char **argv)
     test_ordering();
     test_graphs();
     test_driver_capture();
+    test_programmatic_edges();
     CHECK(cudaGetLastError() == cudaSuccess); /* none of the driver's errors became the runtime's */
     test_module_lifetime();
     test_library_lifetime();
