@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Regions whose geometry changes (issue 25, item 3): growing's iterations differ only in their kernels'
+# Regions whose geometry or kernel changes (issue 25, item 3): growing's iterations differ only in their kernels'
 # grids and their copy's and memset's sizes (a decode loop's shape), so they are one region, replayed with
 # its changed nodes patched, bit-identical to the run without the shim; the one launch whose geometry the
 # driver refuses (2048 threads a block, at iteration 25) passes through, and the program gets its error
 # from the launch itself (the expected output counts it); the log names the refused geometry.
+# variants: a launch alternating between two kernels of the same parameters (k_fill, k_scale) is one region
+# whose node takes either (engine_call.c, launch_takes_node); without that, each variant is a region of its own.
 # reshaped: a launch's new grid first held in an occurrence that falls back, then taken by the fast path,
 # which trusts its record slot: the graph's node must be patched all the same (region_graph.c).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -60,4 +62,16 @@ for seed in 1 2 3; do
 done
 expect_in "$WORK/reshaped.1.log" "region 2: fell back after 2 of 4 calls (allocation: cudaMalloc)"
 expect_in "$WORK/reshaped.1.log" "region 2: replayed as a graph"
+
+# variants: the same results as without the shim; the 24 alternating iterations are one region (region 2),
+# replayed at least 18 times (2 sightings and 2 recordings first); split in two, each half would replay 8.
+for seed in 1 2; do
+    $LIMIT env REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+        LD_PRELOAD="$PRELOAD" "$SCEN/variants" > "$WORK/variants.$seed.out" 2> "$WORK/variants.$seed.log" ||
+        fail "variants exited $?"
+    cmp -s "$EXPECTED/variants.out" "$WORK/variants.$seed.out" ||
+        fail "variants (seed $seed): output differs from the run without the shim"
+done
+replays=$(sed -n 's/.*region 2 (thread 1, 3 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/variants.1.log")
+[ -n "$replays" ] && [ "$replays" -ge 18 ] || fail "variants: region 2 replayed ${replays:-no} times, want 18 or more"
 finish

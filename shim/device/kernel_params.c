@@ -222,6 +222,17 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
     return e->known ? &e->layout : NULL;
 }
 
+/* Whether two kernels take the same parameters in the same context (a kernel node may take either). */
+bool kernel_params_same_layout(const struct kernel_params *a, const struct kernel_params *b)
+{
+    if (a->count != b->count || a->total != b->total || a->context != b->context || a->gapped != b->gapped)
+        return false;
+    for (unsigned i = 0; i < a->count; i++)
+        if (a->offset[i] != b->offset[i] || a->size[i] != b->size[i])
+            return false;
+    return true;
+}
+
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how)
 {

@@ -73,6 +73,14 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
 /* Whether the driver takes a launch of layout's kernel with this geometry (CUDA's limits and the kernel's). */
 bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, dim3 block, size_t shared_mem);
 
+/*
+ * Whether two kernels take the same parameters (count, offsets, sizes) in
+ * the same context: a graph's kernel node made for one may run the other
+ * (cuGraphExecKernelNodeSetParams lets the function change within its
+ * context), its parameter block unchanged in size.
+ */
+bool kernel_params_same_layout(const struct kernel_params *a, const struct kernel_params *b);
+
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);
 

@@ -68,6 +68,7 @@ struct node_state {
     size_t bytes;    /* COPY, SET */
     dim3 grid, block; /* LAUNCH */
     size_t shared_mem; /* LAUNCH */
+    CUfunction function; /* LAUNCH: another kernel of the same parameter layout may take the node */
 };
 
 /* One executable instance of the graph and the argument set its nodes hold. */
@@ -176,6 +177,7 @@ static CUresult add_node(struct region_graph *g, const struct record_list *list,
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
         st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
+        st->function = r->layout->function;
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
         /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
         const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
@@ -389,12 +391,17 @@ static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
     return a ^ ((b << 21) | (b >> 43)) ^ ((c << 42) | (c >> 22)) ^ ((uint64_t)shared_mem * 0xff51afd7ed558ccdULL);
 }
 
-/* Whether a launch node's geometry in an instance differs from a recorded launch's. */
-static inline bool geometry_differs(const struct node_state *st, const struct call *c)
+/*
+ * Whether a launch node's shape in an instance differs from a recorded
+ * launch's: its geometry, or its kernel (another of the same parameter
+ * layout, which the engine lets stand in: engine_call.c).
+ */
+static inline bool geometry_differs(const struct node_state *st, const struct recorded *r)
 {
+    const struct call *c = &r->call;
     return st->grid.x != c->grid.x || st->grid.y != c->grid.y || st->grid.z != c->grid.z ||
            st->block.x != c->block.x || st->block.y != c->block.y || st->block.z != c->block.z ||
-           st->shared_mem != c->shared_mem;
+           st->shared_mem != c->shared_mem || st->function != r->layout->function;
 }
 
 /* The hash of node i's arguments in an occurrence. */
@@ -405,7 +412,7 @@ static inline __attribute__((always_inline)) uint64_t occurrence_hash(const stru
     switch (g->nodes[i].kind) {
     case CALL_LAUNCH:
         return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size) ^
-               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem));
+               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem) ^ (uintptr_t)r->layout->function);
     case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
     case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data, 0);
@@ -420,7 +427,7 @@ static inline __attribute__((always_inline)) uint64_t instance_hash(const struct
     switch (g->nodes[i].kind) {
     case CALL_LAUNCH:
         return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size) ^
-               key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem));
+               key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem) ^ (uintptr_t)st->function);
     case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
     case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
@@ -772,7 +779,7 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
     switch (gn->kind) {
     case CALL_LAUNCH:
         return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r)) ||
-               geometry_differs(st, c);
+               geometry_differs(st, r);
     case CALL_COPY:
         return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
     case CALL_SET:
@@ -795,7 +802,7 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
 void region_graph_note_geometry(struct region_graph *g, const struct record_list *list, unsigned i)
 {
     if (i < g->count && g->nodes[i].kind == CALL_LAUNCH && list->calls[i].call.kind == CALL_LAUNCH &&
-        geometry_differs(&g->instances[g->last].state[i], &list->calls[i].call))
+        geometry_differs(&g->instances[g->last].state[i], &list->calls[i]))
         g->geometry_varies = true;
 }
 
@@ -834,6 +841,7 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
         if (err == CUDA_SUCCESS) {
             memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
             st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
+            st->function = r->layout->function;
         }
         return err;
     }
@@ -933,7 +941,7 @@ static unsigned listed_or_reshaped(struct region_graph *g, const struct graph_in
     for (unsigned i = 0; i < g->count; i++) {
         bool listed = k < list->differ_count && list->differ[k] == i;
         k += listed;
-        if (listed || (g->nodes[i].kind == CALL_LAUNCH && geometry_differs(&in->state[i], &list->calls[i].call)))
+        if (listed || (g->nodes[i].kind == CALL_LAUNCH && geometry_differs(&in->state[i], &list->calls[i])))
             g->differ[n++] = i;
     }
     return n;

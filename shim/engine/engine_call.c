@@ -10,6 +10,7 @@
 #include "engine_fast.h"
 #include "engine_internal.h"
 #include "errors.h"
+#include "exclusions.h"
 #include "libcuda.h"
 #include "owed_records.h"
 #include "owed_waits.h"
@@ -267,6 +268,29 @@ static void describe_mismatch(char *buf, size_t len, const struct call *c, const
         snprintf(buf, len, "%s where the region has %s", got, had);
 }
 
+/*
+ * Whether launch c may stand in for the region's launch want at its
+ * position although its kernel differs: the same function launched it, on
+ * the same stream, with the same attributes, and its kernel takes the same
+ * parameters in the same context (kernel_params_same_layout), so that the
+ * graph's node takes it as it takes new arguments.  Libraries choose
+ * between kernels of one template by the data's alignment or size (a
+ * concatenation's vectorised copy, an attention kernel for even tiles), so
+ * an iteration of a decode loop alternates between such kernels; as
+ * distinct calls, every variant would be a region of its own.  Not for a
+ * kernel REPRISE_EXCLUDE_KERNELS names.
+ */
+static bool launch_takes_node(const struct call *c, const struct call_sig *want)
+{
+    if (c->kind != CALL_LAUNCH || want->api != (uint32_t)c->api || want->stream != (uint64_t)(uintptr_t)c->stream ||
+        want->flags != (c->num_attrs ? launch_attrs_hash(c) : 0))
+        return false;
+    enum kernel_handle how = kernel_handle_of(c->api);
+    const struct kernel_params *mine = kernel_params_of(c->func, how);
+    const struct kernel_params *node = kernel_params_of((const void *)(uintptr_t)want->target, how);
+    return mine && node && kernel_params_same_layout(mine, node) && !kernel_excluded(c->func, c->api);
+}
+
 /* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
 static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
                              enum host_memory dst_memory)
@@ -277,7 +301,8 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
     if (position == 0)
         start_sequence(t, &sig, c->stream);
     struct region *r = t->region;
-    bool matches = t->mode != FOLLOW_NONE && position < r->length && sig_equal(&r->sigs[position], &sig);
+    bool matches = t->mode != FOLLOW_NONE && position < r->length &&
+                   (sig_equal(&r->sigs[position], &sig) || launch_takes_node(c, &r->sigs[position]));
     if (matches) {
         t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
     } else {

@@ -30,6 +30,12 @@ static const char *excluded_kernel(const void *func, enum hook_id api)
     return name && name_matches_any(name, shim_options.text[OPT_EXCLUDE_KERNELS]) ? name : NULL;
 }
 
+/* Whether REPRISE_EXCLUDE_KERNELS names the kernel a launch through api names as func. */
+bool kernel_excluded(const void *func, enum hook_id api)
+{
+    return shim_options.text[OPT_EXCLUDE_KERNELS][0] != '\0' && excluded_kernel(func, api) != NULL;
+}
+
 /* Whether an earlier signature of the region has the same stream (already judged). */
 static bool stream_seen_before(const struct call_sig *sigs, unsigned i)
 {
