@@ -23,8 +23,8 @@ static const char *target_word(const struct call_sig *sig)
     }
 }
 
-/* The name of the kernel a launch runs, or NULL (not a launch, or the driver cannot tell). */
-static const char *kernel_of(const struct call_sig *sig)
+/* The name of the kernel a launch's signature names, or NULL (not a launch, or the driver cannot tell). */
+const char *call_sig_kernel_name(const struct call_sig *sig)
 {
     if (call_api_kind(sig->api) != CALL_LAUNCH || sig->target == 0)
         return NULL;
@@ -64,7 +64,7 @@ static void value_words(enum sig_field field, const struct call_sig *sig, char *
     const char *name;
     if (field == SIG_FIELD_API) {
         snprintf(buf, len, "%s", call_api_name((enum hook_id)sig->api));
-    } else if (field == SIG_FIELD_TARGET && (name = kernel_of(sig)) != NULL) {
+    } else if (field == SIG_FIELD_TARGET && (name = call_sig_kernel_name(sig)) != NULL) {
         snprintf(buf, len, "%s", name);
     } else if (field == SIG_FIELD_TARGET) {
         snprintf(buf, len, "0x%llx (no name known)", (unsigned long long)sig->target);
@@ -90,7 +90,7 @@ static void plain(char *word)
 void difference_in_words(const struct sig_difference *d, struct difference_words *w)
 {
     const struct call_sig *at = d->position < d->before_length ? &d->before : &d->after;
-    const char *kernel = kernel_of(at);
+    const char *kernel = call_sig_kernel_name(at);
     snprintf(w->api, sizeof w->api, "%s", call_api_name((enum hook_id)at->api));
     snprintf(w->kernel, sizeof w->kernel, "%s", kernel ? kernel : "");
     snprintf(w->field, sizeof w->field, "%s", field_word(d->field, at));

@@ -14,4 +14,7 @@
  */
 void difference_in_words(const struct sig_difference *d, struct difference_words *w);
 
+/* The name of the kernel a launch's signature names, or NULL (not a launch, or the driver cannot tell). */
+const char *call_sig_kernel_name(const struct call_sig *sig);
+
 #endif

@@ -182,11 +182,4 @@ static inline bool launch_matches(const struct call *launch, const struct call_s
            sig->flags == (launch->num_attrs ? launch_attrs_hash(launch) : 0);
 }
 
-/* Whether two launches have the same geometry: grid, block and dynamic shared memory. */
-static inline bool launch_same_geometry(const struct call *a, const struct call *b)
-{
-    return a->grid.x == b->grid.x && a->grid.y == b->grid.y && a->grid.z == b->grid.z && a->block.x == b->block.x &&
-           a->block.y == b->block.y && a->block.z == b->block.z && a->shared_mem == b->shared_mem;
-}
-
 #endif

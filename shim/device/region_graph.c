@@ -95,9 +95,9 @@ struct region_graph {
     unsigned last;                    /* the instance launched last */
     uint64_t clock;                   /* launches, for the instances' LRU */
     uint64_t seen[GRAPH_SEEN_SETS];   /* keys of recent sets that no instance held */
-    /* A launch's geometry differed from its node's: from then on every launch compares every launch node's
-       geometry (the fast path takes a launch whose geometry is its record slot's, which may be stale). */
-    bool geometry_varies;
+    /* A launch's geometry or kernel differed from its node's: from then on every launch compares every launch
+       node's (the fast path takes a launch whose geometry and kernel are its record slot's, which may be stale). */
+    bool shape_varies;
     unsigned seen_next;
     unsigned stream_count;            /* streams[0] is the one the graph is launched on */
     cudaStream_t streams[GRAPH_STREAMS_MAX];
@@ -396,7 +396,7 @@ static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
  * launch's: its geometry, or its kernel (another of the same parameter
  * layout, which the engine lets stand in: engine_call.c).
  */
-static inline bool geometry_differs(const struct node_state *st, const struct recorded *r)
+static inline bool launch_shape_differs(const struct node_state *st, const struct recorded *r)
 {
     const struct call *c = &r->call;
     return st->grid.x != c->grid.x || st->grid.y != c->grid.y || st->grid.z != c->grid.z ||
@@ -779,7 +779,7 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
     switch (gn->kind) {
     case CALL_LAUNCH:
         return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r)) ||
-               geometry_differs(st, r);
+               launch_shape_differs(st, r);
     case CALL_COPY:
         return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
     case CALL_SET:
@@ -798,18 +798,18 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
     *at = g->args_at;
 }
 
-/* Notes whether recorded call i, a launch, has another geometry than its node in the instance launched last. */
-void region_graph_note_geometry(struct region_graph *g, const struct record_list *list, unsigned i)
+/* Notes whether recorded call i, a launch, has another geometry or kernel than its node in the instance launched last. */
+void region_graph_note_shape(struct region_graph *g, const struct record_list *list, unsigned i)
 {
     if (i < g->count && g->nodes[i].kind == CALL_LAUNCH && list->calls[i].call.kind == CALL_LAUNCH &&
-        geometry_differs(&g->instances[g->last].state[i], &list->calls[i]))
-        g->geometry_varies = true;
+        launch_shape_differs(&g->instances[g->last].state[i], &list->calls[i]))
+        g->shape_varies = true;
 }
 
 /* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
 bool region_graph_call_differs(struct region_graph *g, const struct record_list *list, unsigned i)
 {
-    region_graph_note_geometry(g, list, i);
+    region_graph_note_shape(g, list, i);
     return node_differs(g, &g->instances[g->last], i, list);
 }
 
@@ -941,7 +941,7 @@ static unsigned listed_or_reshaped(struct region_graph *g, const struct graph_in
     for (unsigned i = 0; i < g->count; i++) {
         bool listed = k < list->differ_count && list->differ[k] == i;
         k += listed;
-        if (listed || (g->nodes[i].kind == CALL_LAUNCH && geometry_differs(&in->state[i], &list->calls[i])))
+        if (listed || (g->nodes[i].kind == CALL_LAUNCH && launch_shape_differs(&in->state[i], &list->calls[i])))
             g->differ[n++] = i;
     }
     return n;
@@ -971,7 +971,7 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     struct graph_instance *in = &g->instances[g->last];
     const unsigned *nodes = g->differ;
     unsigned differ = 0;
-    if (list->differ_graph == g && list->count == g->count && g->geometry_varies) {
+    if (list->differ_graph == g && list->count == g->count && g->shape_varies) {
         differ = listed_or_reshaped(g, in, list);
     } else if (list->differ_graph == g && list->count == g->count) {
         nodes = list->differ;

@@ -58,13 +58,13 @@ bool region_graph_call_differs(struct region_graph *g, const struct record_list 
 
 /*
  * Notes whether recorded call i, a launch, has another geometry (grid,
- * block, shared memory) than node i in the instance launched last
- * (region_graph_call_differs does too).  From the first such launch on,
- * every launch of g compares every launch node's geometry: the engine
+ * block, shared memory) or kernel than node i in the instance launched
+ * last (region_graph_call_differs does too).  From the first such launch
+ * on, every launch of g compares every launch node's: the engine
  * calls it for each call it records for g's region, so that a record slot
- * the fast path trusts never holds a geometry g's nodes do not.
+ * the fast path trusts never holds a geometry or kernel g's nodes do not.
  */
-void region_graph_note_geometry(struct region_graph *g, const struct record_list *list, unsigned i);
+void region_graph_note_shape(struct region_graph *g, const struct record_list *list, unsigned i);
 
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);

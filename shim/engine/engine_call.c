@@ -9,6 +9,7 @@
 
 #include "engine_fast.h"
 #include "engine_internal.h"
+#include "call_words.h"
 #include "errors.h"
 #include "exclusions.h"
 #include "libcuda.h"
@@ -153,7 +154,7 @@ static void note_differ(struct tracker *t)
     if (list->differ_graph != g) {
         /* Another region's graph was followed before: its launch compares every node.  A launch's geometry
            is noted all the same: the slot now holds it, and the fast path trusts slots (region_graph.h). */
-        region_graph_note_geometry(g, list, position);
+        region_graph_note_shape(g, list, position);
         return;
     }
     if (region_graph_call_differs(g, list, position))
@@ -201,7 +202,6 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
                      "driver refuses", call_api_name(c->api), c->grid.x, c->grid.y, c->grid.z, c->block.x,
                      c->block.y, c->block.z, c->shared_mem);
             fall_back(t, FALLBACK_MISMATCH, why);
-            t->mode = FOLLOW_NONE;
         }
         end_sequence_before(t, c);
         return false;
@@ -237,29 +237,27 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
 }
 
 /* What a call names for a log: its function's name and, for a launch, its kernel's where known. */
-static void name_call(char *buf, size_t len, unsigned api, uint64_t target, bool launch)
+static void name_call(char *buf, size_t len, const struct call_sig *sig)
 {
-    const char *kernel = launch ? kernel_name_of((const void *)(uintptr_t)target, kernel_handle_of(api)) : NULL;
-    snprintf(buf, len, "%s%s%s", call_api_name(api), kernel ? " of " : "", kernel ? kernel : "");
+    const char *kernel = call_sig_kernel_name(sig);
+    snprintf(buf, len, "%s%s%s", call_api_name((enum hook_id)sig->api), kernel ? " of " : "", kernel ? kernel : "");
 }
 
 /*
- * Says how call c (signature sig) differs from the region's call there
+ * Says how a call (signature sig) differs from the region's call there
  * (want; NULL: the region had ended): for the log of a fallback, so that a
  * user sees which call of the program changes from one occurrence to the
  * next (a kernel chosen anew, another stream).
  */
-static void describe_mismatch(char *buf, size_t len, const struct call *c, const struct call_sig *sig,
-                              const struct call_sig *want)
+static void describe_mismatch(char *buf, size_t len, const struct call_sig *sig, const struct call_sig *want)
 {
     char got[128], had[128];
-    name_call(got, sizeof got, sig->api, sig->target, c->kind == CALL_LAUNCH);
+    name_call(got, sizeof got, sig);
     if (want == NULL) {
         snprintf(buf, len, "%s after the region's last call", got);
         return;
     }
-    name_call(had, sizeof had, want->api, want->target,
-              call_api_kind(want->api) == CALL_LAUNCH);
+    name_call(had, sizeof had, want);
     if (want->api == sig->api && want->target == sig->target && want->stream != sig->stream)
         snprintf(buf, len, "%s on another stream than the region's", got);
     else if (want->api == sig->api && want->target == sig->target)
@@ -322,7 +320,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
                 for (unsigned i = 0; t->mode == FOLLOW_REPLAY && other->graph && !other->robust && i < position &&
                                      i < t->records.count;
                      i++)
-                    region_graph_note_geometry(other->graph, &t->records, i);
+                    region_graph_note_shape(other->graph, &t->records, i);
                 t->region = r = other;
                 matches = true;
             }
@@ -331,7 +329,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
     if (!matches) {
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
             char why[320];
-            describe_mismatch(why, sizeof why, c, &sig, position < r->length ? &r->sigs[position] : NULL);
+            describe_mismatch(why, sizeof why, &sig, position < r->length ? &r->sigs[position] : NULL);
             fall_back(t, FALLBACK_MISMATCH, why);
         }
         t->mode = FOLLOW_NONE;

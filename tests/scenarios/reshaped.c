@@ -7,7 +7,7 @@
  * takes such a launch when it matches what its record slot holds, which
  * is the fallen-back occurrence's grid, not the one the graph's node
  * holds.  The shim must still patch the node (region_graph.c,
- * geometry_varies), or the kernel covers a quarter of the array.
+ * shape_varies), or the kernel covers a quarter of the array.
  * Recorded on the stand-in without the shim (expected/reshaped.out).
  */
 #include "scenario.h"
