@@ -164,10 +164,14 @@ bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, di
         return false;
     if (layout->max_threads && threads > layout->max_threads)
         return false;
-    if (shared_mem == 0 || (layout->max_dynamic_shared && shared_mem <= layout->max_dynamic_shared))
-        return true;
+    /* Read and raised by several threads: a word, relaxed (a stale value only asks the driver again). */
+    unsigned known = __atomic_load_n(&layout->max_dynamic_shared, __ATOMIC_RELAXED);
+    if (shared_mem == 0 || known == 0 || shared_mem <= known)
+        return true; /* 0: not known, the driver decides at the graph's update */
     unsigned now = function_attribute(layout->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
-    return now == 0 || shared_mem <= now; /* unknown: the driver decides at the graph's update */
+    if (now > known) /* raised by cudaFuncSetAttribute: asked once, not at every such launch */
+        __atomic_store_n((unsigned *)&layout->max_dynamic_shared, now, __ATOMIC_RELAXED);
+    return now == 0 || shared_mem <= now;
 }
 
 /* Finds the driver function behind a launch's handle and its layout. */
