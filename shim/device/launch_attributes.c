@@ -52,6 +52,21 @@ static void __attribute__((noinline, cold)) tell_boundary(unsigned id, const cha
                  "region", api, id, launch_attr_why(id));
 }
 
+static atomic_bool told_programmatic;
+
+/*
+ * Says once that the program (or a library: cuBLASLt on Hopper) launches
+ * with programmatic dependencies, and what the shim makes of them: the one
+ * place a user (or tests/gpu/issue25.sh) learns that such launches were seen.
+ */
+static void __attribute__((noinline, cold)) tell_programmatic(const char *api)
+{
+    if (!atomic_exchange(&told_programmatic, true))
+        log_info("%s with launch attribute %s (a programmatic dependent launch): "
+                 "held back like any launch; in a graph its node follows its stream's previous kernel node by a "
+                 "programmatic edge", api, launch_attr_name(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION));
+}
+
 /* Whether a launch through api with these attributes can be held back; logs a boundary's attribute once. */
 bool launch_attrs_holdable(const void *attrs, unsigned count, const char *api)
 {
@@ -67,6 +82,9 @@ bool launch_attrs_holdable(const void *attrs, unsigned count, const char *api)
             tell_boundary((unsigned)a[i].id, api);
             return false;
         }
+    if (count && !atomic_load_explicit(&told_programmatic, memory_order_relaxed) &&
+        launch_attrs_programmatic(attrs, count))
+        tell_programmatic(api);
     return true;
 }
 

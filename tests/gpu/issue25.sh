@@ -129,8 +129,8 @@ program() {
     fi
     echo "$line (per iteration)"
     auto="$WORK/$prog.${args%% *}.auto"
-    attrs=$(grep -aoE 'cuLaunchKernelEx with launch attribute [0-9]+' "$auto.log" | sed 's/.* //' | sort -u | paste -s -d ' ' -)
-    echo "  launch attributes the auto log names: ${attrs:-none} (6: programmatic dependent launch)"
+    attrs=$(grep -aoE 'with launch attribute [A-Z_0-9]+' "$auto.log" | sed 's/.* //' | sort -u | paste -s -d ' ' -)
+    echo "  launch attributes the auto log names: ${attrs:-none}"
     check_replayed "$auto" "$prog $args" "$min_calls" $((steps / 2))
     [ "$failures" -eq "$before" ] && echo "ok: $prog: stdout identical (none, off, auto$([ "$graph" = yes ] && echo ', graph, graph under auto')), main region replayed"
 }

@@ -34,6 +34,8 @@ expect_in "$log" "region 2 (thread 1, 8 calls): 39 occurrences, 35 replays (0 re
 expect_in "$log" "fallbacks: none"
 expect_not_in "$log" "fell back"
 expect_not_in "$log" "which the shim does not hold back"
+# The first programmatic dependent launch is named once (the library's, through cuLaunchKernelEx).
+expect_count "$log" "with launch attribute CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (a programmatic dependent launch): held back" 1
 expect_not_in "$log" "the driver refused a programmatic edge"
 expect_not_in "$log" "building the graph failed"
 
