@@ -25,7 +25,8 @@ GPU_APP_FILES = \
 	kernels/apps/pcg_ilu.cu \
 	kernels/apps/lt_gemm.cu \
 	kernels/apps/train_lt.cu \
-	kernels/apps/decode_loop.cu
+	kernels/apps/decode_loop.cu \
+	kernels/apps/pdl_chain.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -41,7 +42,8 @@ GPU_APPS = \
 	kernels/apps/pcg_ilu.gpu \
 	kernels/apps/lt_gemm.gpu \
 	kernels/apps/train_lt.gpu \
-	kernels/apps/decode_loop.gpu
+	kernels/apps/decode_loop.gpu \
+	kernels/apps/pdl_chain.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -64,7 +66,8 @@ GPU_STATIC_APPS = \
 	kernels/apps/pcg_ilu.static \
 	kernels/apps/lt_gemm.static \
 	kernels/apps/train_lt.static \
-	kernels/apps/decode_loop.static
+	kernels/apps/decode_loop.static \
+	kernels/apps/pdl_chain.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -86,7 +89,7 @@ nvcc_verbose_0 = @echo "  NVCC     $@";
 nvcc_verbose_1 =
 
 if HAVE_NVCC
-gpu-programs: $(GPU_APPS) $(GPU_STATIC_APPS)
+gpu-programs: $(GPU_APPS) $(GPU_STATIC_APPS) kernels/probes/lt_pdl_probe
 
 kernels/apps/launch_loop.gpu: $(srcdir)/kernels/apps/launch_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/launch_loop.cu
@@ -158,19 +161,27 @@ kernels/apps/decode_loop.gpu: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/ke
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu
 kernels/apps/decode_loop.static: $(srcdir)/kernels/apps/decode_loop.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/decode_loop.cu && $(static_runtime_check)
+## Which cuBLASLt GEMMs launch with programmatic dependent launch (docs/measurements.md, session 13).
+kernels/probes/lt_pdl_probe: $(srcdir)/kernels/probes/lt_pdl_probe.cu
+	$(nvcc_verbose)$(MKDIR_P) kernels/probes && $(NVCC_APP) -o $@ $(srcdir)/kernels/probes/lt_pdl_probe.cu -lcublasLt
+## Kernels of the program's own launched with programmatic dependent launch (cuBLASLt 13.0 launched none on the H200).
+kernels/apps/pdl_chain.gpu: $(srcdir)/kernels/apps/pdl_chain.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pdl_chain.cu
+kernels/apps/pdl_chain.static: $(srcdir)/kernels/apps/pdl_chain.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pdl_chain.cu && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
 endif
 .PHONY: gpu-programs
-CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS)
+CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS) kernels/probes/lt_pdl_probe
 
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
 	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tests/gpu/issue25.sh
 
-EXTRA_DIST += $(GPU_APP_FILES) kernels/torch/tiny_ops.py \
+EXTRA_DIST += $(GPU_APP_FILES) kernels/probes/lt_pdl_probe.cu kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
 	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
