@@ -11,6 +11,8 @@
 #   decode_loop.gpu, decode_loop.static a decode loop: 53 calls an iteration whose attention grid and copy
 #                                      and memset sizes grow by one step every iteration, one sync;
 #                                      eager, ISSUE25_DECODE_ARGS (default 400 tokens)
+#   pdl_chain.gpu, pdl_chain.static    12 kernels of its own a step launched with programmatic dependent
+#                                      launch (cudaLaunchKernelEx), each reading its primary's output; eager 300
 #
 # and each program's hand-written graph mode (train_lt.gpu graph: the step captured once; decode_loop.gpu
 # graph: captured every iteration and cudaGraphExecUpdate'd) without the shim and under auto.  Asserts:
@@ -22,8 +24,8 @@
 #     many replays as the program has steps, and the log says that region "replayed as a graph" or
 #     "replayed on the robust path".
 #
-# It prints, per run, the program's us_per_iter, and from the auto log whether cuBLASLt's launches carried
-# launch attributes the shim names (programmatic dependent launch is attribute 6) and each region's summary.
+# It prints, per run, the program's us_per_iter, and from the auto log the launch attributes the shim names
+# (a held-back programmatic dependent launch is named once; pdl_chain must show one) and each region's summary.
 # Skips (77) without the programs or without a GPU.  GPU_SUITE_KEEP=DIR copies every output and log to DIR.
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
@@ -141,4 +143,11 @@ program train_lt.gpu 20 "$train_steps" "$TRAIN_ARGS" yes
 program train_lt.static 20 "$train_steps" "$TRAIN_ARGS" no
 program decode_loop.gpu 40 "$decode_steps" "$DECODE_ARGS" yes
 program decode_loop.static 40 "$decode_steps" "$DECODE_ARGS" no
+# The program's own programmatic dependent launches (cuBLASLt 13.0 launched none on the H200): held back and
+# graphed with programmatic edges, through the runtime's door (.gpu) and the driver's (.static).
+for v in gpu static; do
+    program pdl_chain.$v 13 300 "eager 300" "$([ $v = gpu ] && echo yes || echo no)"
+    grep -qa 'with launch attribute CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (a programmatic dependent launch): held back' \
+        "$WORK/pdl_chain.$v.eager.auto.log" || fail "pdl_chain.$v: the auto log does not name a held-back programmatic dependent launch"
+done
 finish
