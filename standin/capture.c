@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/capture.c: stream capture.
+ * standin/capture.c: stream capture.
  *
  * A capture owns a graph under construction, its origin stream and every
  * stream that joined it. Each member stream holds the set of nodes its

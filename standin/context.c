@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/context.c: the context's lifetime. One device, one context,
+ * standin/context.c: the context's lifetime. One device, one context,
  * the primary one: the driver's cuDevicePrimaryCtxReset, cuCtxDestroy of it
  * and the last cuDevicePrimaryCtxRelease (libcuda_work.c), and the runtime's
  * cudaDeviceReset, destroy it. The queued work runs first (what a device

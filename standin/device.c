@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/device.c: the one device of the stand-in, and device-wide
+ * standin/device.c: the one device of the stand-in, and device-wide
  * synchronisation.
  */
 #include "standin.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/device_thread.c: the stand-in's device making progress by
+ * standin/device_thread.c: the stand-in's device making progress by
  * itself, once the program owns mapped host memory.
  *
  * Queued work otherwise runs only when the host waits (scheduler.c), which

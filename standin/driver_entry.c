@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/driver_entry.c: what the driver stand-in (libcuda.c) calls
+ * standin/driver_entry.c: what the driver stand-in (libcuda.c) calls
  * to reach the runtime stand-in's queues, under names the shim does not
  * hook (standin_*), so that driver work and runtime work are ordered on the
  * same streams, as on a GPU.  Errors are returned, not recorded as the

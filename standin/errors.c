@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/errors.c: error state of the stand-in and the API entry.
+ * standin/errors.c: error state of the stand-in and the API entry.
  *
  * Rules, as measured on an H200 with CUDA 13.0 (tests/conformance.c):
  * - every API call that fails records its error as the calling thread's

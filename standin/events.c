@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/events.c: events of the stand-in.
+ * standin/events.c: events of the stand-in.
  *
  * An event is the id of its latest record op: waiting for the event is
  * waiting for that op. A record op stamps the fake clock when it runs, if

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/graph.c: CUDA graphs and executable graphs.
+ * standin/graph.c: CUDA graphs and executable graphs.
  *
  * A graph is its nodes in creation order (a node can only depend on nodes
  * that exist, so that order is topological); each node owns a work item

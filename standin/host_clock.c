@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/host_clock.c: the stand-in's virtual host clock,
+ * standin/host_clock.c: the stand-in's virtual host clock,
  * libstandin_clock.so, preloaded before the shim (tests/lib.sh's with_clock).
  *
  * The shim times the host on CLOCK_MONOTONIC: observe mode's ceiling, a
@@ -9,7 +9,7 @@
  * every decision made from them, and a test asserting one fails now and
  * then. Preloaded, this library answers clock_gettime(CLOCK_MONOTONIC) from
  * a clock that only the host costs asked for advance: STANDIN_SUBMIT_US,
- * STANDIN_GRAPH_LAUNCH_US, STANDIN_GRAPH_UPDATE_US (tests/standin/host_cost.c)
+ * STANDIN_GRAPH_LAUNCH_US, STANDIN_GRAPH_UPDATE_US (standin/host_cost.c)
  * and a program's own host work (standin_host_work). The stand-in spends
  * them on this clock instead of sleeping, and nothing else moves it: a
  * launch without a cost takes no time, a thread descheduled for a second

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/host_cost.c: host time spent on request, so that tests can
+ * standin/host_cost.c: host time spent on request, so that tests can
  * make one way of submitting work clearly dearer than another.
  *
  * The stand-in is otherwise as fast as the CPU allows, so how long a shim's
@@ -12,7 +12,7 @@
  * standin_host_work is a program's own host time (a sleep).
  *
  * Spent as sleeps, or, with the virtual host clock preloaded
- * (tests/standin/host_clock.c), on that clock, without sleeping: the shim
+ * (standin/host_clock.c), on that clock, without sleeping: the shim
  * then measures exactly these costs, whatever else the machine runs.
  */
 #define _GNU_SOURCE

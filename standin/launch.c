@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/launch.c: kernel launches and host functions.
+ * standin/launch.c: kernel launches and host functions.
  *
  * Kernels are the CPU twins registered by address (kernels/cpu/): a launch
  * validates the configuration like the H200 did, copies the arguments by

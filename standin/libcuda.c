@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda.c: a CPU stand-in for the CUDA driver
+ * standin/libcuda.c: a CPU stand-in for the CUDA driver
  * (libcuda.so.1), for tests: the driver functions they need, feeding the
  * runtime stand-in's queues (standin_driver.h), so that driver work is
  * ordered against runtime work on the same streams as on a GPU. Here:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda.h: internal header of the CPU stand-in for the CUDA
+ * standin/libcuda.h: internal header of the CPU stand-in for the CUDA
  * driver (libcuda.c, libcuda_capture.c, libcuda_memory.c).
  *
  * cuda.h is included the way NVIDIA builds libcuda, with

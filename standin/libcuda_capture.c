@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_capture.c: the driver stand-in's captures:
+ * standin/libcuda_capture.c: the driver stand-in's captures:
  * cuStreamBeginCapture_v2 and cuStreamEndCapture (and their _ptsz twins),
  * the runtime stand-in's captures begun and ended through the driver (the
  * same modes, rules and errors as cudaStreamBeginCapture and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_graph.c: graphs through the driver stand-in. A
+ * standin/libcuda_graph.c: graphs through the driver stand-in. A
  * CUgraph, CUgraphNode and CUgraphExec are the runtime stand-in's own
  * cudaGraph_t, cudaGraphNode_t and cudaGraphExec_t (as in CUDA): a graph
  * built through the driver can be inspected, instantiated and launched

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_memory.c: the driver stand-in's allocations, each
+ * standin/libcuda_memory.c: the driver stand-in's allocations, each
  * the runtime stand-in's own (standin_driver.h): cuMemAlloc_v2 and
  * cuMemFree_v2 as cudaMalloc and cudaFree (size 0 is
  * CUDA_ERROR_INVALID_VALUE, as cuMemAlloc documents); cuMemAllocAsync and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_module.c: kernels, modules, libraries and pointers
+ * standin/libcuda_module.c: kernels, modules, libraries and pointers
  * in the driver stand-in.
  *
  * Modules and libraries are modules.c's (the runtime stand-in's side, where

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/libcuda_work.c: the driver stand-in's copies, memsets, host
+ * standin/libcuda_work.c: the driver stand-in's copies, memsets, host
  * functions, events, streams, device and context calls, each the runtime
  * stand-in's own body reached through standin_driver_* (standin_driver.h):
  * the same queues, the same streams and events (CUstream == cudaStream_t,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/loads_driver.c: the runtime stand-in loads the driver
+ * standin/loads_driver.c: the runtime stand-in loads the driver
  * stand-in, as CUDA's libcudart loads libcuda.so.1: every process that
  * uses the runtime has the driver too, which the shim's back end calls
  * (graphs, events, stream and pointer facts).  Only in

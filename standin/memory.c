@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/memory.c: allocations, copies and memsets of the stand-in.
+ * standin/memory.c: allocations, copies and memsets of the stand-in.
  *
  * All "device" memory is host memory. A sorted table of allocations tells
  * device (cudaMalloc, cudaMallocAsync), pinned (cudaMallocHost,

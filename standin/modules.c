@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/modules.c: modules and libraries, and the functions and
+ * standin/modules.c: modules and libraries, and the functions and
  * kernels they hand out, with CUDA's lifetimes.
  *
  * A module (cuModuleLoad, cuModuleLoadData) or a library (cuLibraryLoadData,

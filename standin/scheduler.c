@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/scheduler.c: the stand-in's "GPU": a queue of operations
+ * standin/scheduler.c: the stand-in's "GPU": a queue of operations
  * with dependencies, run on the host only when the host has to wait.
  *
  * Every op carries the ids of the ops it must follow (its stream's previous

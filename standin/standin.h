@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/standin.h: internal header of the CPU stand-in for the CUDA
+ * standin/standin.h: internal header of the CPU stand-in for the CUDA
  * runtime (libcudart_standin.so). Not seen by test programs.
  *
  * The real header is included the way NVIDIA builds libcudart: with

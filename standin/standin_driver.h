@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/standin_driver.h: the runtime stand-in's entry points for
- * the driver stand-in (tests/standin/libcuda.c), under names the shim does
+ * standin/standin_driver.h: the runtime stand-in's entry points for
+ * the driver stand-in (standin/libcuda.c), under names the shim does
  * not hook.  Errors are returned, never recorded as the runtime's.
  */
 #ifndef STANDIN_DRIVER_H

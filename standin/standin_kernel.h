@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/standin_kernel.h: the interface between the CPU stand-in for
+ * standin/standin_kernel.h: the interface between the CPU stand-in for
  * the CUDA runtime and the CPU twins of the test kernels (kernels/cpu/).
  *
  * A CPU twin is an ordinary C function with the kernel's name and parameter

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/streams.c: streams of the stand-in.
+ * standin/streams.c: streams of the stand-in.
  *
  * A stream is the id of the last op queued on it: the next op waits for it,
  * which gives stream order. Implicit synchronisation with the legacy

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/standin/util.c: allocation helpers of the stand-in. */
+/* standin/util.c: allocation helpers of the stand-in. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/standin/work.c: one operation of the stand-in's device (a kernel, a
+ * standin/work.c: one operation of the stand-in's device (a kernel, a
  * copy, a memset, a host function, an event record...), shared by stream
  * queues and graph nodes: copying it, releasing it and running it.
  */

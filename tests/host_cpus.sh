@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tools/host_cpus.py, which tools/bench-suite uses to pin its runs: it keeps the CPUs within 10% of the
+# tools/dev/host_cpus.py, which tools/dev/bench-suite uses to pin its runs: it keeps the CPUs within 10% of the
 # fastest (at most 4, at least 2), and on this machine picks CPUs the process may run on.
 # Skips (77) without python3.
 . "${top_srcdir:-.}/tests/lib.sh"

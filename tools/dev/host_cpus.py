@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: MIT
 """host_cpus: which of this machine's CPUs run host code at full speed, to pin benchmarks to them.
 
-    python3 tools/host_cpus.py [--want N]     prints each CPU's time and the chosen list
+    python3 tools/dev/host_cpus.py [--want N]     prints each CPU's time and the chosen list
 
 The H200 machine's host speed is bimodal between processes (the same eager
 loop at 350 or 470 us).  On one machine (session 9, docs/measurements.md)
 pinned runs of a pure-Python loop took about 4500 us on half its CPUs and
 6000-8500 on the others, every time; on the next, the fast CPUs changed
 from round to round and a pinned process still changed speed within
-seconds.  tools/bench-suite --cpus auto pins to the CPUs chosen here.
+seconds.  tools/dev/bench-suite --cpus auto pins to the CPUs chosen here.
 """
 import argparse
 import os
