@@ -485,6 +485,8 @@ tests_scenarios_private_runtime_CPPFLAGS = $(CUDA_CPPFLAGS) \
 	-DSTANDIN_RUNTIME_PATH='"$(abs_top_builddir)/standin/.libs/libcudart_standin.so"' \
 	-DSTANDIN_KERNELS_PATH='"$(abs_top_builddir)/tests/standin/.libs/libkernels_private.so"'
 tests_scenarios_private_runtime_LDADD = -ldl
+## What it loads with dlopen, which make would not build for it otherwise (tools/dev/check-one builds only that).
+EXTRA_tests_scenarios_private_runtime_DEPENDENCIES = tests/standin/libkernels_private.la standin/driver/libcuda.la
 tests_scenarios_private_runtime_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/lifetimes.sh
 EXTRA_DIST += tests/standin/lifetimes.sh
