@@ -5,7 +5,7 @@
 # Skips (77) without python3.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 > /dev/null || { echo "no python3: skipped"; exit 77; }
-python3 - "$top_srcdir/tools" <<'PY' || fail "host_cpus.py chose wrongly (above)"
+python3 - "$top_srcdir/tools/dev" <<'PY' || fail "host_cpus.py chose wrongly (above)"
 import os, sys
 sys.path.insert(0, sys.argv[1])
 import host_cpus as h
