@@ -6,7 +6,7 @@
 ## runtime (a preload can only interpose libcudart.so).  They are not part of
 ## `all` or `check`: a machine without nvcc builds and tests the rest as
 ## before, and tests/gpu/*.sh skip (77) when the programs or a GPU are missing.
-## tools/gpu-suite runs them on a GPU machine; docs/gpu-suite.md says how.
+## tools/dev/gpu-suite runs them on a GPU machine; docs/gpu-suite.md says how.
 
 GPU_APP_FILES = \
 	kernels/apps/common.h \
@@ -184,9 +184,9 @@ TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh t
 EXTRA_DIST += $(GPU_APP_FILES) kernels/probes/lt_pdl_probe.cu kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tools/gpu-suite tools/bench-overhead tools/bench-auto \
-	tools/bench-suite kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh \
+	kernels/torch/mlp_infer.py kernels/torch/mlp_train.py \
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
 	kernels/torch/ddp_train.py kernels/torch/cnn_train.py kernels/torch/zoo_generate.py \
-	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh tools/bench-issue25
+	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh

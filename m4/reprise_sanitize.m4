@@ -9,16 +9,16 @@
 # sanitizer's runtime, which the tests put before the shim in LD_PRELOAD
 # (tests/lib.sh): a program not built with it (a shell) must load it before
 # libc.  Called last, so that configure's
-# other checks are compiled without the flags.  tools/sanitize-check builds
+# other checks are compiled without the flags.  tools/dev/sanitize-check builds
 # and tests both.
 AC_DEFUN([REPRISE_SANITIZERS], [
   AC_ARG_ENABLE([asan],
     [AS_HELP_STRING([--enable-asan],
-      [build everything with -fsanitize=address,undefined (for tools/sanitize-check)])],
+      [build everything with -fsanitize=address,undefined (for tools/dev/sanitize-check)])],
     [], [enable_asan=no])
   AC_ARG_ENABLE([tsan],
     [AS_HELP_STRING([--enable-tsan],
-      [build everything with -fsanitize=thread (for tools/sanitize-check)])],
+      [build everything with -fsanitize=thread (for tools/dev/sanitize-check)])],
     [], [enable_tsan=no])
   SANITIZER=
   AS_IF([test "x$enable_asan" != xno && test "x$enable_tsan" != xno],

@@ -4,7 +4,7 @@
 # reaches the runtime with the same arguments and returns the runtime's code
 # unchanged; observe counts each call exactly once.  (auto holds calls back
 # and keeps the program's last error: the fake runtime here, which fails
-# every call, cannot stand for it; tests/standin does.)
+# every call, cannot stand for it; the CPU stand-in, standin/, does.)
 . "${top_srcdir:-.}/tests/lib.sh"
 prog="$TESTS_BIN/test_forwarding"
 

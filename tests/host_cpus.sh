@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tools/host_cpus.py, which tools/bench-suite uses to pin its runs: it keeps the CPUs within 10% of the
+# tools/dev/host_cpus.py, which tools/dev/bench-suite uses to pin its runs: it keeps the CPUs within 10% of the
 # fastest (at most 4, at least 2), and on this machine picks CPUs the process may run on.
 # Skips (77) without python3.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 > /dev/null || { echo "no python3: skipped"; exit 77; }
-python3 - "$top_srcdir/tools" <<'PY' || fail "host_cpus.py chose wrongly (above)"
+python3 - "$top_srcdir/tools/dev" <<'PY' || fail "host_cpus.py chose wrongly (above)"
 import os, sys
 sys.path.insert(0, sys.argv[1])
 import host_cpus as h

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Dependencies run one way: every `#include "..."` of shim/ and policy/ names a header of
-# the including file's own layer or of a lower one, as tools/layers.txt assigns them to the
+# the including file's own layer or of a lower one, as tests/layers.txt assigns them to the
 # shim's folders, and every call from one of the shim's objects to a function another
 # defines goes to a file of its own layer or of a lower one; the two front doors (same rank)
 # reach neither each other's headers nor each other's functions.  The includes are read
 # from the sources; the calls from the built objects (nm), which make check has built.
 . "${top_srcdir:-.}/tests/lib.sh"
-table="$top_srcdir/tools/layers.txt"
+table="$top_srcdir/tests/layers.txt"
 [ -f "$table" ] || { fail "no layer table: $table"; finish; }
 
 # "rank LAYER" rows and "PATTERN LAYER" rows, comments cut.
@@ -30,7 +30,7 @@ rank_of() {
 
 # Every layer a row names must have a rank ("any": includable from every layer).
 for layer in $(echo "$rows" | awk '{ print $2 }' | sort -u); do
-    [ "$layer" = any ] || [ -n "$(rank_of "$layer")" ] || fail "tools/layers.txt: layer $layer has no rank row"
+    [ "$layer" = any ] || [ -n "$(rank_of "$layer")" ] || fail "tests/layers.txt: layer $layer has no rank row"
 done
 
 cd "$top_srcdir" || exit 1
@@ -44,11 +44,11 @@ for file in shim/* shim/*/* policy/*; do
     esac
     case "$file" in
     shim/*/*) ;;
-    shim/*) fail "$file is in no folder of shim/: each folder is a layer (tools/layers.txt)"; continue ;;
+    shim/*) fail "$file is in no folder of shim/: each folder is a layer (tests/layers.txt)"; continue ;;
     esac
     layer=$(layer_of "$file")
     if [ -z "$layer" ]; then
-        fail "$file is in no layer: give its folder a row in tools/layers.txt"
+        fail "$file is in no layer: give its folder a row in tests/layers.txt"
         continue
     fi
     rank=$(rank_of "$layer")
@@ -61,7 +61,7 @@ for file in shim/* shim/*/* policy/*; do
         target_layer=$(layer_of "$target")
         checked=$((checked + 1))
         if [ -z "$target_layer" ]; then
-            fail "$file includes \"$name\", which is in no layer of tools/layers.txt"
+            fail "$file includes \"$name\", which is in no layer of tests/layers.txt"
         elif [ "$target_layer" = any ] || [ "$target_layer" = "$layer" ] || [ "$layer" = any ]; then
             :
         elif [ "$(rank_of "$target_layer")" -gt "$rank" ]; then
@@ -72,7 +72,7 @@ for file in shim/* shim/*/* policy/*; do
     done
 done
 [ "$checked" -gt 0 ] || fail "no include was found to check under $top_srcdir"
-echo "$checked includes checked against tools/layers.txt"
+echo "$checked includes checked against tests/layers.txt"
 
 # The calls: each source's object (libtool's, under the build tree), its global definitions
 # ("SYMBOL FILE" in defs) and the symbols it uses ("FILE SYMBOL" in uses).
@@ -108,5 +108,5 @@ while read -r caller callee symbol; do
     fi
 done < "$WORK/calls"
 [ "$calls" -gt 100 ] || fail "only $calls calls between the shim's files were found"
-echo "$calls calls between files checked against tools/layers.txt"
+echo "$calls calls between files checked against tests/layers.txt"
 finish

@@ -50,12 +50,12 @@ with_shim() {
     env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
 }
 
-# The stand-in's virtual host clock (tests/standin/host_clock.c), preloaded before the shim: CLOCK_MONOTONIC, the
+# The stand-in's virtual host clock (standin/host_clock.c), preloaded before the shim: CLOCK_MONOTONIC, the
 # shim's clock, moves only by the host costs asked for (STANDIN_SUBMIT_US, STANDIN_GRAPH_LAUNCH_US,
 # STANDIN_GRAPH_UPDATE_US, a program's standin_host_work), spent on it without sleeping.  What the shim decides
 # from host time (the ceiling, a region's pace, a graph's trial) is then what the test set, however loaded the
 # machine: tests assert on such decisions only under it.  For programs whose timed calls come from one thread.
-HOST_CLOCK="$top_builddir/tests/standin/.libs/libstandin_clock.so"
+HOST_CLOCK="$top_builddir/standin/.libs/libstandin_clock.so"
 CLOCK_PRELOAD="${SANITIZER_PRELOAD:+$SANITIZER_PRELOAD:}$HOST_CLOCK:$SHIM"
 # with_shim on the virtual host clock.
 with_clock() {
@@ -197,7 +197,7 @@ print(" ".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in sorte
     echo "$(basename "$1") does not find $(echo "$missing" | paste -s -d ' ' -) by itself; its runs get LD_LIBRARY_PATH=$LIBPATH"
 }
 
-# At exit, whatever the way out: with GPU_SUITE_KEEP set (tools/gpu-suite), copies what the test wrote there.
+# At exit, whatever the way out: with GPU_SUITE_KEEP set (tools/dev/gpu-suite), copies what the test wrote there.
 keep_work() {
     [ -n "${GPU_SUITE_KEEP:-}" ] || return 0
     mkdir -p "$GPU_SUITE_KEEP" && cp -R "$WORK"/. "$GPU_SUITE_KEEP"/

@@ -86,7 +86,7 @@ TESTS += \
 	tests/auto_scenarios.sh \
 	tests/layers.sh
 EXTRA_DIST += tests/lib.sh tests/forwarding.sh tests/environment.sh tests/init.sh \
-	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tools/layers.txt
+	tests/linkage.sh tests/options_doc.sh tests/auto_scenarios.sh tests/layers.sh tests/layers.txt
 
 ## The log and trace files: appended, created 0644, never through a symbolic link (issue 27).
 TESTS += tests/output_files.sh
@@ -109,9 +109,9 @@ tests_scenarios_no_repeat_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/no_repeat.sh
 EXTRA_DIST += tests/no_repeat.sh
 
-## tools/host_cpus.py, with which tools/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
+## tools/dev/host_cpus.py, with which tools/dev/bench-suite pins its runs to the fast CPUs (issue 14, the PyTorch rows).
 TESTS += tests/host_cpus.sh
-EXTRA_DIST += tests/host_cpus.sh tools/host_cpus.py
+EXTRA_DIST += tests/host_cpus.sh
 
 ## Ranks (issue 16): the rank in the log and trace, `reprise run` under a launcher, `reprise report TRACE...`.
 TESTS += tests/reprise_ranks.sh
@@ -124,7 +124,7 @@ EXTRA_DIST += tests/reprise_ranks.sh tests/traces/README tests/traces/one.trace 
 check_PROGRAMS += tests/standin/fork_reuse
 tests_standin_fork_reuse_SOURCES = tests/standin/fork_reuse.c tests/standin/driver_axpy.h tests/standin/fork3_loop.h \
 	$(STANDIN_SCENARIO_INCS)
-tests_standin_fork_reuse_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_fork_reuse_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_fork_reuse_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_waits.sh
 EXTRA_DIST += tests/owed_waits.sh
@@ -132,7 +132,7 @@ EXTRA_DIST += tests/owed_waits.sh
 ## tests/owed_records.sh compares it with the run without the shim and counts the records owed and made.
 check_PROGRAMS += tests/standin/owed_records
 tests_standin_owed_records_SOURCES = tests/standin/owed_records.c tests/standin/fork3_loop.h $(STANDIN_SCENARIO_INCS)
-tests_standin_owed_records_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_owed_records_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_owed_records_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_records.sh
 EXTRA_DIST += tests/owed_records.sh
@@ -140,7 +140,7 @@ EXTRA_DIST += tests/owed_records.sh
 ## first loops on the same stream; tests/in_flight.sh checks that the first thread's robust-path region replays.
 check_PROGRAMS += tests/standin/in_flight
 tests_standin_in_flight_SOURCES = tests/standin/in_flight.c tests/standin/driver_axpy.h $(STANDIN_SCENARIO_INCS)
-tests_standin_in_flight_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_standin_in_flight_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_in_flight_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/in_flight.sh
 EXTRA_DIST += tests/in_flight.sh

@@ -80,8 +80,8 @@ if [ -n "$PY" ] && [ -x "$PY" ]; then
     echo 'void cudaLaunchKernel(void); void cublasLtCreate(void); void torch_cuda(void) { cudaLaunchKernel(); cublasLtCreate(); }' > "$WORK/tc.c"
     if $CC_ -shared -fPIC -o "$WORK/site/torch/lib/libcublasLt.so.13" -Wl,-soname,libcublasLt.so.13 "$WORK/lt.c" 2> /dev/null &&
         $CC_ -shared -fPIC -o "$WORK/site/torch/lib/libtorch_cuda.so" "$WORK/tc.c" \
-            -L"$top_builddir/tests/standin/.libs" -lcudart_standin "$WORK/site/torch/lib/libcublasLt.so.13" \
-            -Wl,-rpath,"$top_builddir/tests/standin/.libs" -Wl,-rpath,'$ORIGIN' 2> /dev/null; then
+            -L"$top_builddir/standin/.libs" -lcudart_standin "$WORK/site/torch/lib/libcublasLt.so.13" \
+            -Wl,-rpath,"$top_builddir/standin/.libs" -Wl,-rpath,'$ORIGIN' 2> /dev/null; then
         PYTHONPATH="$WORK/site" "$REPRISE" check "$PY" > "$WORK/py.out" || true
         expect_in "$WORK/py.out" "PyTorch's CUDA library $WORK/site/torch/lib/libtorch_cuda.so"
         expect_in "$WORK/py.out" "links the CUDA runtime dynamically: libcudart_standin.so"

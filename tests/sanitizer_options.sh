@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The sanitizers' options for the tests of a sanitizer build (configure --enable-asan or --enable-tsan),
 # sourced before each test by Makefile.am's AM_TESTS_ENVIRONMENT; nothing in a plain build.  Every report
-# ends its process with a non-zero status.  With SANITIZER_LOG_DIR set (tools/sanitize-check), ASan's,
+# ends its process with a non-zero status.  With SANITIZER_LOG_DIR set (tools/dev/sanitize-check), ASan's,
 # LSan's and TSan's reports go to files there (asan.PID, tsan.PID), which a test that discards a program's
 # stderr or status cannot hide; UBSan's go to stderr whatever log_path says (GCC 12's runtime, as ASan's
 # plugin), but -fno-sanitize-recover=all makes each fatal.  Options already in the environment come after

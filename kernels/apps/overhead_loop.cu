@@ -13,7 +13,7 @@
  * Prints "ns_per_launch X" (the median over batches of a batch's time per
  * launch), "ns_per_launch_mean X" (all timed launches together) and
  * "launches N" (every launch made, the warm-up included).  Timings differ from
- * run to run: this program is for tools/bench-overhead, not for comparing
+ * run to run: this program is for tools/dev/bench-overhead, not for comparing
  * outputs.
  */
 #include <time.h>

@@ -17,7 +17,7 @@
 #define CPU_KERNEL_H
 
 #include "../kernels.h"
-#include "../../tests/standin/standin_kernel.h"
+#include "../../standin/standin_kernel.h"
 
 /* Declares gridDim, blockDim and blockIdx of the block being run. */
 #define CPU_BLOCK_BEGIN                                                       \

@@ -2,7 +2,7 @@
 """What the timed PyTorch workloads share: arguments, the torch check, the report.
 
 Each workload is run as `python3 kernels/torch/NAME.py [eager|graph] [ITERS]`
-by tools/bench-suite; this module sits beside them, so plain imports find it.
+by tools/dev/bench-suite; this module sits beside them, so plain imports find it.
 """
 import sys
 
@@ -39,7 +39,7 @@ _host_calibration_us = None
 
 def host_calibration_us(rounds=5, n=100000):
     """The fastest of rounds timings of a fixed pure-Python loop, in us: which of the GPU machine's host speeds
-    this process runs at (it varies between processes), for tools/bench-suite to record beside the figures."""
+    this process runs at (it varies between processes), for tools/dev/bench-suite to record beside the figures."""
     import time
     best = None
     for _ in range(rounds):
@@ -118,7 +118,7 @@ def timed_training(torch, steps, step, model):
 
 
 def report(mode, iters, warm, times, digest):
-    """Prints the median iteration time after warm-up and the checksum, as tools/bench-suite reads them."""
+    """Prints the median iteration time after warm-up and the checksum, as tools/dev/bench-suite reads them."""
     times = sorted(times[warm:])
     print(f"mode {mode} iters {iters} warmup {warm}")
     print(f"median_us {times[len(times) // 2]:.3f}")

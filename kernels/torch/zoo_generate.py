@@ -21,7 +21,7 @@ with, by the mode:
     static_eager   cache_implementation="static", disable_compile=True: the static cache, eager
     dynamic        the default dynamic cache, eager
 
-    bench          issue 25's benchmark mode (tools/bench-issue25 --hf): the dynamic cache and the
+    bench          issue 25's benchmark mode (tools/dev/bench-issue25 --hf): the dynamic cache and the
                    static cache with disable_compile=True, one untimed call of each (the warm-up:
                    the shim learns and graphs there), then CALLS rounds of one call of each,
                    alternating; stderr: "ms_per_token dynamic X" and "ms_per_token static_eager X",

@@ -2,7 +2,7 @@
 /*
  * tests/bench/held_back_loop.c: kernels/apps/bench_loop.cu on the CPU
  * stand-in, to count what a held-back call costs the shim (callgrind;
- * tools/callgrind-auto runs it).
+ * tools/dev/callgrind-auto runs it).
  *
  *     held_back_loop api|stub|driver [KERNELS [ITERS [HOST_US [FIRST_US]]]]
  *
@@ -37,7 +37,7 @@
 
 #define N 256
 
-/* The stand-in's host work (tests/standin/host_cost.c). */
+/* The stand-in's host work (standin/host_cost.c). */
 extern void standin_host_work(long us);
 extern unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
 extern cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);

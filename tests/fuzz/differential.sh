@@ -42,7 +42,7 @@
 # tests (tests/environment.sh) would see.  A REPRISE_* option set outside
 # reaches every run: REPRISE_TRIAL=1 switches paths most often (0: no
 # trial, and none is required); STANDIN_SUBMIT_US=5 makes the robust path pay
-# in most seeds (tests/standin/host_cost.c); REPRISE_DEFERRAL_TIMEOUT_US
+# in most seeds (standin/host_cost.c); REPRISE_DEFERRAL_TIMEOUT_US
 # (default here 2000, the shim's own) sets the watchdog's bound.
 
 # ---- worker: sh differential.sh --worker DIR SEED... (run through xargs)

@@ -3,7 +3,7 @@
 ## generates a race-free CUDA program per seed; tests/fuzz/differential.sh runs
 ## it against the stand-in without the shim, with REPRISE_MODE=off and with
 ## REPRISE_MODE=auto, and requires identical outputs.  Built like the
-## scenario programs (tests/standin/local.mk): stand-in, CPU kernel twins, and
+## scenario programs (tests/standin/local.mk): stand-in (standin/), CPU kernel twins, and
 ## -no-install so that LD_PRELOAD reaches the real binary. Both also call the
 ## driver stand-in (tests/fuzz/fuzz_door.h: the driver door), linked as a
 ## program linked against libcuda is.
@@ -11,7 +11,7 @@
 check_PROGRAMS += tests/fuzz/random_program
 tests_fuzz_random_program_SOURCES = tests/fuzz/random_program.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
 	tests/fuzz/fuzz_stress.h tests/report.h kernels/kernels.h
-tests_fuzz_random_program_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lm
+tests_fuzz_random_program_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lm
 tests_fuzz_random_program_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/differential.sh
@@ -23,7 +23,7 @@ EXTRA_DIST += tests/fuzz/differential.sh tests/fuzz/door_checks.sh
 check_PROGRAMS += tests/fuzz/random_threads
 tests_fuzz_random_threads_SOURCES = tests/fuzz/random_threads.c tests/fuzz/fuzz_random.h tests/fuzz/fuzz_door.h \
 	tests/fuzz/fuzz_stress.h tests/report.h kernels/kernels.h
-tests_fuzz_random_threads_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
+tests_fuzz_random_threads_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_fuzz_random_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 
 TESTS += tests/fuzz/threads_differential.sh

@@ -9,7 +9,7 @@
 # per scenario, the engine's decisions (replays, patches, fallbacks and their
 # reasons) from the auto run's log.  Skips (77) without the programs or a GPU.
 #
-# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 DIR="$top_builddir/tests/scenarios"
 # The driver-only scenarios load their kernels by name from this module (make gpu-programs builds it).

@@ -22,7 +22,7 @@
 # NCCL) is skipped with its reason, never failed; the test skips (77) when
 # every workload does, or without a GPU.  LIBRARY_WORKLOADS="a b" runs only
 # those; LIBRARY_ITERS sets the iterations (default: each script's, 200).
-# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 TORCH_DIR="$top_srcdir/kernels/torch"
 PYTHON=${PYTHON:-python3}

@@ -21,7 +21,7 @@
 #
 # Skips (77) without the programs or without a GPU: it never passes without
 # one.  GPU_SUITE_KEEP=DIR copies every output, log and trace to DIR
-# (tools/gpu-suite).
+# (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
 programs="host_flag_wait cg_blas"

@@ -9,7 +9,7 @@
 # stream(s) it used.  Skips (77) without the programs or without a GPU: it
 # never passes without one.
 #
-# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 APPS="$top_builddir/kernels/apps"
 

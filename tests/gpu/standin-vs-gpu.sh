@@ -23,8 +23,9 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/standin-vs-gpu.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# -no-install binaries carry an rpath to the build tree; the tree may have moved.
-standin_libs="$build/tests/standin/.libs"
+# -no-install binaries carry an rpath to the build tree; the tree may have moved: the stand-in's libraries
+# and the fake libraries built on it.
+standin_libs="$build/standin/.libs:$build/tests/standin/.libs"
 
 programs="tests/conformance"
 for f in "$srcdir"/tests/scenarios/*.c; do

@@ -7,7 +7,7 @@
 # launches (> 0).  Prints which runtime functions PyTorch called.  Skips (77)
 # when python3 has no torch or torch sees no CUDA device.
 #
-# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and trace to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 script="$top_srcdir/kernels/torch/tiny_ops.py"
 require_torch

@@ -10,7 +10,7 @@
 # regions replayed on the path asked for (timings, the median_us and host_calib_us lines,
 # are not compared).  Skips (77) when python3 has no torch or sees no CUDA device.
 #
-# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 script="$top_srcdir/kernels/torch/side_stream.py"
 require_torch

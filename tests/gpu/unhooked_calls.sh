@@ -16,7 +16,7 @@
 # runtime's call, which must not hang).  Skips (77) without the program or
 # a GPU.
 #
-# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/gpu-suite).
+# GPU_SUITE_KEEP=DIR copies every output and log to DIR (tools/dev/gpu-suite).
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$top_builddir/kernels/apps/unhooked_calls.gpu"
 [ -x "$PROG" ] || skip "$PROG is not built (make gpu-programs)"

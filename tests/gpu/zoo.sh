@@ -41,7 +41,7 @@
 #   ZOO_REPEAT=N        every member N times in each shim mode
 #   ZOO_JOBS=N          members run N at a time (default 3: about 6 minutes in all, hf_static_compile's
 #                       10 runs the longest lane; 1: one process at a time, the cleanest timings, about 14)
-#   ZOO_BUDGET=S        seconds for the whole zoo (default 540, or tools/gpu-suite's part limit less 25):
+#   ZOO_BUDGET=S        seconds for the whole zoo (default 540, or tools/dev/gpu-suite's part limit less 25):
 #                       a run that would start too late is "not run" and fails, and the table still prints
 #   ZOO_PLAIN_TWICE=1   a second run without the shim first (none.2), compared as the shim runs are: a
 #                       difference there says the program itself is not deterministic on this machine
@@ -56,7 +56,7 @@
 # skip with its reason, never a pass.  It prints each member's details, then each verdict, then the table
 # last: program, mode, identical, exit status, regions replayed, time per step, wall seconds.  Exit
 # status: 1 if a member failed, 77 if every member skipped (or no GPU), else 0.  With OUT set it writes
-# $OUT/zoo-table.txt and, unless run by tools/gpu-suite (GPU_SUITE_KEEP, which keeps every file itself),
+# $OUT/zoo-table.txt and, unless run by tools/dev/gpu-suite (GPU_SUITE_KEEP, which keeps every file itself),
 # $OUT/zoo-files.tar.gz: every run's stdout, stderr and log.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -u

@@ -9,7 +9,7 @@
  * so that runs compare byte for byte across seeds and with and without the
  * reprise shim.
  *
- * On the stand-in the module is a dummy (tests/standin/libcuda_module.c)
+ * On the stand-in the module is a dummy (standin/libcuda_module.c)
  * and cuModuleGetFunction finds the CPU twins by name; SCENARIO_MODULE=PATH
  * loads that file instead (a cubin of the kernels/NAME.cu files, for a GPU run).
  */

@@ -34,7 +34,7 @@
 
 #define N 1024
 
-/* The stand-in's host work (tests/standin/host_cost.c); absent from the GPU build. */
+/* The stand-in's host work (standin/host_cost.c); absent from the GPU build. */
 extern void standin_host_work(long us) __attribute__((weak));
 
 /*
@@ -42,7 +42,7 @@ extern void standin_host_work(long us) __attribute__((weak));
  * spinning, so that on a loaded machine of two cores (CI) the stand-in's
  * device thread is not starved of the core the host would spin on; on the
  * stand-in through standin_host_work, which spends it on the virtual host
- * clock when that is preloaded (tests/standin/host_clock.c).
+ * clock when that is preloaded (standin/host_clock.c).
  */
 static void host_work(long us)
 {

@@ -15,7 +15,7 @@
 PROG="$top_builddir/tests/scenarios/cg_library"
 [ -x "$PROG" ] || { echo "$PROG is not built" >&2; exit 99; }
 # The library finds the stand-in libcuda.so.1 on the search path, as cuBLAS finds the driver.
-export LD_LIBRARY_PATH="$top_builddir/tests/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$top_builddir/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 SHOWN='library: 6 calls on the capture path, 0 failed calls, 0 faults'
 
 # What the shim hands out for every capture query, by dlsym and by cuGetProcAddress: its own wrappers.

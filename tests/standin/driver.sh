@@ -77,7 +77,7 @@ with_shim REPRISE_MIN_REGION_CALLS=1 FAKEBLAS_UNSEEN=1 "$PROG" > "$WORK/unseen.o
 # their graph (a hand-over ends the region: the library thread launches it before its own call).
 # (The library finds the stand-in libcuda.so.1 on the search path, as cuBLAS finds the driver.)
 THREADS="$top_builddir/tests/scenarios/driver_threads"
-export LD_LIBRARY_PATH="$top_builddir/tests/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$top_builddir/standin/driver/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 "$THREADS" > "$WORK/threads.out" || fail "driver_threads without the shim exited $?"
 expect_in "$WORK/threads.out" "errors 0"
 for seed in 1 2 3; do

@@ -3,7 +3,7 @@
 # The driver front door on the stand-in (docs/standin.md, "The static runtime").
 #
 # Programs written against the driver API only, linked against the "static runtime" stand-in driver
-# (tests/standin/static/libcuda.so.1: the runtime stand-in inside, no cuda* name exported, as a program
+# (standin/static/libcuda.so.1: the runtime stand-in inside, no cuda* name exported, as a program
 # built with nvcc's default static runtime sees the GPU): tests/scenarios/driver_loop and driver_mixed;
 # and tests/scenarios/mixed_door, the program's runtime launches and a library's cuGetProcAddress'd
 # cuLaunchKernel on one stream (the normal stand-ins).  Each must exit 0 and print the same for
@@ -13,7 +13,7 @@
 # Last, the shim's half: under auto every program's regions are replayed through the driver front door.
 . "${top_srcdir:-.}/tests/lib.sh"
 SCEN="$top_builddir/tests/scenarios"
-STATIC_LIB="$top_builddir/tests/standin/static/.libs/libcuda.so.1"
+STATIC_LIB="$top_builddir/standin/static/.libs/libcuda.so.1"
 PROGRAMS="driver_loop driver_mixed mixed_door"
 for p in $PROGRAMS; do
     [ -x "$SCEN/$p" ] || { echo "$SCEN/$p is not built" >&2; exit 99; }

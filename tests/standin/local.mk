@@ -1,44 +1,12 @@
 # SPDX-License-Identifier: MIT
-## The CPU stand-in for the CUDA runtime, its kernels and its tests
-## (docs/standin.md says what it models and how).
-##
-## tests/standin/libcudart_standin.la behaves like CUDA 13's libcudart on the
-## CPU: test programs link it instead of the real runtime, and the shim,
-## preloaded, reaches it through dlsym(RTLD_NEXT) as it reaches the real one.
-## kernels/libkernels_cpu.la holds the CPU twins of the test kernels.
+## The tests of and with the CPU stand-in for the CUDA runtime and driver (standin/, built by
+## standin/local.mk; docs/standin.md says what it models and how), the CPU twins of the test kernels
+## (kernels/libkernels_cpu.la) and the fake libraries built on the stand-in (tests/standin/fake*.c).
 ## The scenario programs (tests/scenarios/) and tests/conformance are built
 ## against both; `make gpu-programs` builds their GPU versions (*.gpu).
 ## Nothing here is installed.
 
-check_LTLIBRARIES += tests/standin/libstandin_runtime.la tests/standin/libcudart_standin.la kernels/libkernels_cpu.la
-
-## The runtime stand-in's code, as a libtool convenience library (no -rpath): linked whole into
-## libcudart_standin.la, which exports its cuda* names, and into the "static runtime" driver
-## tests/standin/static/libcuda.la, which exports none of them.
-tests_standin_libstandin_runtime_la_SOURCES = \
-	tests/standin/standin.h tests/standin/standin_kernel.h \
-	tests/standin/error-table.h tests/standin/errors.c tests/standin/util.c tests/standin/host_cost.c \
-	tests/standin/work.c tests/standin/scheduler.c tests/standin/streams.c \
-	tests/standin/events.c tests/standin/memory.c tests/standin/launch.c \
-	tests/standin/capture.c tests/standin/graph.c tests/standin/device.c tests/standin/device_thread.c \
-	tests/standin/modules.c tests/standin/context.c \
-	tests/standin/driver_entry.c tests/standin/standin_driver.h
-tests_standin_libstandin_runtime_la_CPPFLAGS = $(CUDA_CPPFLAGS)
-tests_standin_libcudart_standin_la_SOURCES = tests/standin/loads_driver.c
-tests_standin_libcudart_standin_la_CPPFLAGS = \
-	-DSTANDIN_DRIVER_PATH='"$(abs_top_builddir)/tests/standin/driver/.libs/libcuda.so.1"'
-## -rpath makes libtool build a real shared library out of a check_ one.
-tests_standin_libcudart_standin_la_LDFLAGS = -rpath /nowhere -avoid-version -shared \
-	-no-undefined -export-symbols-regex '^(cuda|__cuda|standin_)'
-tests_standin_libcudart_standin_la_LIBADD = tests/standin/libstandin_runtime.la -ldl -lpthread
-
-## The virtual host clock (tests/standin/host_clock.c), preloaded before the shim by tests that assert what the
-## shim decides from host time (tests/lib.sh's with_clock): CLOCK_MONOTONIC moves only by the host costs the
-## stand-in was asked for, spent on it without sleeping.
-check_LTLIBRARIES += tests/standin/libstandin_clock.la
-tests_standin_libstandin_clock_la_SOURCES = tests/standin/host_clock.c
-tests_standin_libstandin_clock_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
-	-export-symbols-regex '^(clock_gettime|standin_clock_advance)$$'
+check_LTLIBRARIES += kernels/libkernels_cpu.la
 
 ## The CPU twins: no FMA contraction, so a*x+y rounds like the GPU's
 ## -fmad=false build of kernels/*.cu.
@@ -56,7 +24,7 @@ kernels_libkernels_cpu_la_SOURCES = kernels/kernels.h kernels/cpu/cpu_kernel.h \
 kernels_libkernels_cpu_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 kernels_libkernels_cpu_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
-STANDIN_LINK_LIBS = kernels/libkernels_cpu.la tests/standin/libcudart_standin.la
+STANDIN_LINK_LIBS = kernels/libkernels_cpu.la standin/libcudart_standin.la
 ## -no-install: real binaries, so that LD_PRELOAD reaches the program itself.
 STANDIN_LINK_FLAGS = -no-install
 STANDIN_SCENARIO_INCS = tests/scenarios/scenario.h tests/report.h kernels/kernels.h
@@ -174,7 +142,7 @@ EXTRA_DIST += tests/standin/arg_sets.sh
 ## the gap is; tests/standin/param_gaps.sh requires replays that patch nothing (stand-in only: no GPU twin yet).
 check_PROGRAMS += tests/scenarios/param_gaps
 tests_scenarios_param_gaps_SOURCES = tests/scenarios/param_gaps.c $(STANDIN_SCENARIO_INCS)
-tests_scenarios_param_gaps_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_param_gaps_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_param_gaps_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/param_gaps.sh
 EXTRA_DIST += tests/standin/param_gaps.sh
@@ -214,7 +182,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/unhooked_copy.capture.out
 EXTRA_DIST += tests/standin/conformance.sh \
 	tests/standin/scenarios.sh tests/standin/ordering.sh \
-	tests/standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
+	standin/gen-error-table.sh tests/gpu/standin-vs-gpu.sh \
 	$(STANDIN_EXPECTED)
 
 ## GPU builds of the same programs: nvcc, the shared CUDA runtime (a preload
@@ -364,11 +332,11 @@ tests/scenarios/mixed_door.gpu: $(srcdir)/tests/scenarios/mixed_door.c $(srcdir)
 endif
 
 ## bench_loop on the stand-in, for counting the shim's instructions per
-## held-back call (tools/callgrind-auto); tests/bench/held_back.sh checks
+## held-back call (tools/dev/callgrind-auto); tests/bench/held_back.sh checks
 ## that its output does not depend on the mode.
 check_PROGRAMS += tests/bench/held_back_loop
 tests_bench_held_back_loop_SOURCES = tests/bench/held_back_loop.c tests/report.h kernels/kernels.h
-tests_bench_held_back_loop_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_bench_held_back_loop_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_bench_held_back_loop_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/bench/held_back.sh tests/ceiling.sh
 EXTRA_DIST += tests/bench/held_back.sh tests/ceiling.sh
@@ -376,24 +344,15 @@ EXTRA_DIST += tests/bench/held_back.sh tests/ceiling.sh
 ## The driver API, seen (docs/design.md, "Seeing the driver API"): a
 ## stand-in libcuda.so.1 feeding the runtime stand-in's queues, a fake
 ## library that launches through it the way cuBLAS does, a scenario mixing
-## the two on one stream, and tests/standin/driver.sh.  -Bsymbolic: the
-## stand-in's own addresses (what cuGetProcAddress hands out) are its own,
-## not the preloaded shim's exports of the same names, as in NVIDIA's.
-check_LTLIBRARIES += tests/standin/driver/libcuda.la tests/standin/libfakeblas.la
-STANDIN_DRIVER_SOURCES = tests/standin/libcuda.c tests/standin/libcuda_capture.c \
-	tests/standin/libcuda_memory.c tests/standin/libcuda_work.c tests/standin/libcuda_module.c \
-	tests/standin/libcuda_graph.c tests/standin/libcuda.h tests/standin/standin_driver.h
-tests_standin_driver_libcuda_la_SOURCES = $(STANDIN_DRIVER_SOURCES)
-tests_standin_driver_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
-tests_standin_driver_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
-	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_private_)'
-tests_standin_driver_libcuda_la_LIBADD = tests/standin/libcudart_standin.la
+## the two on one stream, and tests/standin/driver.sh; the stand-in libcuda.so.1
+## is standin/driver/libcuda.la (standin/local.mk).
+check_LTLIBRARIES += tests/standin/libfakeblas.la
 tests_standin_libfakeblas_la_SOURCES = tests/standin/fakeblas.c tests/standin/fakeblas.h
 tests_standin_libfakeblas_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_libfakeblas_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 tests_standin_libfakeblas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
 	-export-symbols-regex '^fakeblas_'
-tests_standin_libfakeblas_la_LIBADD = tests/standin/libcudart_standin.la -ldl -lpthread
+tests_standin_libfakeblas_la_LIBADD = standin/libcudart_standin.la -ldl -lpthread
 
 ## The same fake library under a communication library's name (libnccl*): its launches are never held back.
 check_LTLIBRARIES += tests/standin/libnccl_standin.la
@@ -406,32 +365,32 @@ tests_standin_libnccl_standin_la_LIBADD = $(tests_standin_libfakeblas_la_LIBADD)
 check_PROGRAMS += tests/scenarios/driver_library tests/scenarios/driver_threads tests/standin/driver_import \
 	tests/standin/dlsym_check tests/standin/driver_library_nccl
 tests_standin_driver_library_nccl_SOURCES = tests/scenarios/driver_library.c $(STANDIN_SCENARIO_INCS)
-tests_standin_driver_library_nccl_LDADD = tests/standin/libnccl_standin.la tests/standin/driver/libcuda.la \
+tests_standin_driver_library_nccl_LDADD = tests/standin/libnccl_standin.la standin/driver/libcuda.la \
 	$(STANDIN_LINK_LIBS)
 tests_standin_driver_library_nccl_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_driver_threads_SOURCES = tests/scenarios/driver_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_driver_threads_LDADD = tests/standin/libfakeblas.la $(STANDIN_LINK_LIBS) -lpthread
 tests_scenarios_driver_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_standin_driver_import_SOURCES = tests/standin/driver_import.c $(STANDIN_SCENARIO_INCS)
-tests_standin_driver_import_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_driver_import_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_standin_driver_import_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_driver_library_SOURCES = tests/scenarios/driver_library.c $(STANDIN_SCENARIO_INCS)
-tests_scenarios_driver_library_LDADD = tests/standin/libfakeblas.la tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_driver_library_LDADD = tests/standin/libfakeblas.la standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_driver_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_standin_dlsym_check_SOURCES = tests/standin/dlsym_check.c tests/check.h
-tests_standin_dlsym_check_LDADD = $(STANDIN_LINK_LIBS) tests/standin/driver/libcuda.la -ldl
+tests_standin_dlsym_check_LDADD = $(STANDIN_LINK_LIBS) standin/driver/libcuda.la -ldl
 tests_standin_dlsym_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
 ## A GEMM-like library launching with programmatic dependent launch (issue 25): tests/standin/pdl.sh checks that
 ## the shim holds its cuLaunchKernelEx launches back and graphs them, and that a boundary's attribute is named.
 check_PROGRAMS += tests/scenarios/pdl_library
 tests_scenarios_pdl_library_SOURCES = tests/scenarios/pdl_library.c $(STANDIN_SCENARIO_INCS)
-tests_scenarios_pdl_library_LDADD = tests/standin/libfakeblas.la tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_pdl_library_LDADD = tests/standin/libfakeblas.la standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_pdl_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/pdl.sh
 EXTRA_DIST += tests/standin/pdl.sh tests/standin/expected/pdl_library.out
 check_PROGRAMS += tests/standin/test_driver_standin
 tests_standin_test_driver_standin_SOURCES = tests/standin/test_driver_standin.c tests/check.h
-tests_standin_test_driver_standin_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_test_driver_standin_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_standin_test_driver_standin_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/driver.sh tests/standin/test_driver_standin
 EXTRA_DIST += tests/standin/driver.sh
@@ -447,7 +406,7 @@ tests_standin_libfakecublas_la_CPPFLAGS = $(CUDA_CPPFLAGS)
 tests_standin_libfakecublas_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 tests_standin_libfakecublas_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
 	-export-symbols-regex '^fakecublas_'
-tests_standin_libfakecublas_la_LIBADD = tests/standin/libcudart_standin.la -ldl
+tests_standin_libfakecublas_la_LIBADD = standin/libcudart_standin.la -ldl
 check_PROGRAMS += tests/scenarios/cg_library
 tests_scenarios_cg_library_SOURCES = tests/scenarios/cg_library.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_cg_library_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
@@ -457,19 +416,13 @@ tests_scenarios_cg_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/capture_library.sh
 EXTRA_DIST += tests/standin/capture_library.sh
 
-## The driver front door (docs/standin.md, "The static runtime"): a second stand-in libcuda.so.1 with the whole
-## runtime stand-in inside and none of its cuda* names exported, as a program built with nvcc's default
-## (static) runtime sees the driver: no libcudart.so is loaded, everything reaches libcuda.  Driver-only
+## The driver front door (docs/standin.md, "The static runtime"): standin/static/libcuda.la, the second stand-in
+## libcuda.so.1 with the whole runtime stand-in inside and none of its cuda* names exported, as a program built with
+## nvcc's default (static) runtime sees the driver: no libcudart.so is loaded, everything reaches libcuda.  Driver-only
 ## scenarios linked against it (tests/scenarios/driver_loop, driver_mixed), one mixing the program's runtime
 ## launches with a library's cuGetProcAddress-obtained cuLaunchKernel on the normal stand-ins
 ## (tests/scenarios/mixed_door), tests/standin/static_check (no runtime visible) and tests/standin/driver_door.sh.
-check_LTLIBRARIES += tests/standin/static/libcuda.la
-tests_standin_static_libcuda_la_SOURCES = $(STANDIN_DRIVER_SOURCES)
-tests_standin_static_libcuda_la_CPPFLAGS = $(CUDA_CPPFLAGS)
-tests_standin_static_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -shared -no-undefined \
-	-Wl,-Bsymbolic -export-symbols-regex '^(cu[A-Z]|standin_)'
-tests_standin_static_libcuda_la_LIBADD = tests/standin/libstandin_runtime.la -ldl -lpthread
-STANDIN_STATIC_LINK_LIBS = kernels/libkernels_cpu.la tests/standin/static/libcuda.la
+STANDIN_STATIC_LINK_LIBS = kernels/libkernels_cpu.la standin/static/libcuda.la
 STANDIN_DRIVER_SCENARIO_INCS = tests/scenarios/driver_scenario.h kernels/kernels.h
 check_PROGRAMS += tests/scenarios/driver_loop tests/scenarios/driver_mixed tests/scenarios/mixed_door \
 	tests/standin/static_check
@@ -480,7 +433,7 @@ tests_scenarios_driver_mixed_SOURCES = tests/scenarios/driver_mixed.c $(STANDIN_
 tests_scenarios_driver_mixed_LDADD = $(STANDIN_STATIC_LINK_LIBS)
 tests_scenarios_driver_mixed_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_mixed_door_SOURCES = tests/scenarios/mixed_door.c $(STANDIN_SCENARIO_INCS)
-tests_scenarios_mixed_door_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_mixed_door_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_mixed_door_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_standin_static_check_SOURCES = tests/standin/static_check.c tests/check.h
 tests_standin_static_check_LDADD = $(STANDIN_STATIC_LINK_LIBS) -ldl
@@ -497,7 +450,7 @@ tests_standin_libfakeblas_static_la_SOURCES = $(tests_standin_libfakeblas_la_SOU
 tests_standin_libfakeblas_static_la_CPPFLAGS = $(CUDA_CPPFLAGS) -DFAKEBLAS_DRIVER_ONLY
 tests_standin_libfakeblas_static_la_CFLAGS = $(tests_standin_libfakeblas_la_CFLAGS)
 tests_standin_libfakeblas_static_la_LDFLAGS = $(tests_standin_libfakeblas_la_LDFLAGS)
-tests_standin_libfakeblas_static_la_LIBADD = tests/standin/static/libcuda.la -ldl -lpthread
+tests_standin_libfakeblas_static_la_LIBADD = standin/static/libcuda.la -ldl -lpthread
 check_PROGRAMS += tests/scenarios/driver_foreign
 tests_scenarios_driver_foreign_SOURCES = tests/scenarios/driver_foreign.c $(STANDIN_DRIVER_SCENARIO_INCS)
 tests_scenarios_driver_foreign_LDADD = tests/standin/libfakeblas_static.la $(STANDIN_STATIC_LINK_LIBS)
@@ -515,23 +468,25 @@ check_LTLIBRARIES += tests/standin/libkernels_private.la
 tests_standin_libkernels_private_la_SOURCES =
 tests_standin_libkernels_private_la_LDFLAGS = -rpath /nowhere -avoid-version -shared -no-undefined \
 	-export-symbols-regex '^k_'
-tests_standin_libkernels_private_la_LIBADD = kernels/libkernels_cpu.la tests/standin/libcudart_standin.la
+tests_standin_libkernels_private_la_LIBADD = kernels/libkernels_cpu.la standin/libcudart_standin.la
 check_PROGRAMS += tests/scenarios/module_unload tests/scenarios/device_reset tests/scenarios/device_reset_driver \
 	tests/scenarios/private_runtime
 tests_scenarios_module_unload_SOURCES = tests/scenarios/module_unload.c $(STANDIN_DRIVER_SCENARIO_INCS)
-tests_scenarios_module_unload_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_module_unload_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_module_unload_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_device_reset_SOURCES = tests/scenarios/device_reset.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_device_reset_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_device_reset_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_device_reset_driver_SOURCES = tests/scenarios/device_reset_driver.c $(STANDIN_DRIVER_SCENARIO_INCS)
-tests_scenarios_device_reset_driver_LDADD = tests/standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_device_reset_driver_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_device_reset_driver_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_private_runtime_SOURCES = tests/scenarios/private_runtime.c
 tests_scenarios_private_runtime_CPPFLAGS = $(CUDA_CPPFLAGS) \
-	-DSTANDIN_RUNTIME_PATH='"$(abs_top_builddir)/tests/standin/.libs/libcudart_standin.so"' \
+	-DSTANDIN_RUNTIME_PATH='"$(abs_top_builddir)/standin/.libs/libcudart_standin.so"' \
 	-DSTANDIN_KERNELS_PATH='"$(abs_top_builddir)/tests/standin/.libs/libkernels_private.so"'
 tests_scenarios_private_runtime_LDADD = -ldl
+## What it loads with dlopen, which make would not build for it otherwise (tools/dev/check-one builds only that).
+EXTRA_tests_scenarios_private_runtime_DEPENDENCIES = tests/standin/libkernels_private.la standin/driver/libcuda.la
 tests_scenarios_private_runtime_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/lifetimes.sh
 EXTRA_DIST += tests/standin/lifetimes.sh

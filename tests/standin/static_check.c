@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/static_check.c: the "static runtime" stand-in driver
- * (tests/standin/static/libcuda.so.1, the runtime stand-in inside, none of
+ * (standin/static/libcuda.so.1, the runtime stand-in inside, none of
  * its cuda* names exported) is all a program linked against it sees: no
  * runtime function can be found, and the driver alone launches a kernel
  * twin (found by name through a module) and reads its result.

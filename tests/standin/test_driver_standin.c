@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/standin/test_driver_standin.c: the driver stand-in
- * (tests/standin/libcuda*.c) answers as the runtime stand-in does: every
+ * (standin/libcuda*.c) answers as the runtime stand-in does: every
  * capture query (cuStreamIsCapturing, cuStreamGetCaptureInfo in its three
  * versions, the _ptsz twins) gives the runtime's status and id;
  * cuMemAllocAsync / cuMemFreeAsync become memory alloc and free nodes in a
