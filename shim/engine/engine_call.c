@@ -2,10 +2,7 @@
 /* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "call_words.h"
 #include "engine_capture.h"

@@ -14,7 +14,6 @@
 #include "log.h"
 #include "owed_records.h"
 #include "owed_waits.h"
-#include "runtime.h"
 #include "trace.h"
 
 /* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */

@@ -159,7 +159,7 @@ const engine_fast_holder engine_fast_holders[KERNEL_SHAPES] = {
 
 /*
  * Takes the fast path's calls into t's counts and records (under t's
- * lock).  Their streams go into held_streams only when another thread
+ * lock).  Their streams go into the held set only when another thread
  * holds the lock: only other threads ask (interacts), and the calls' own
  * thread would note them in vain, the region's end clearing them.
  */

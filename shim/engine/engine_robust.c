@@ -14,7 +14,6 @@
 #include "engine_watchdog.h"
 #include "libcuda.h"
 #include "log.h"
-#include "shim.h"
 #include "trace.h"
 
 /* Ends the capture of a complete occurrence on the robust path: update (or make) the graph, launch it; true if so. */
