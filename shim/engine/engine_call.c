@@ -394,7 +394,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
     tracker_lock(t);
     if (__builtin_expect(rejoin_pending(t), 0))
         rejoin_moved_work(t);
-    if (__builtin_expect(trial_ended(t), 0))
+    if (__builtin_expect(t->trial.ended != NULL, 0))
         trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
     switch (c->kind) {
     case CALL_LAUNCH:
