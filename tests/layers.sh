@@ -91,6 +91,7 @@ for file in shim/*/*.c policy/*.c; do
 done
 [ "$objects" -gt 40 ] || fail "only $objects of the shim's objects found under $top_builddir: build it first"
 sort -u "$WORK/defs" > "$WORK/defs.sorted"
+: > "$WORK/within"
 calls=0
 # "CALLER CALLEE SYMBOL" for every use of a symbol another file of the shim defines.
 sort -k2 "$WORK/uses" | join -1 2 -2 1 -o 1.1,2.2,1.2 - "$WORK/defs.sorted" | sort -u > "$WORK/calls"
@@ -100,7 +101,10 @@ while read -r caller callee symbol; do
     from=$(layer_of "$caller")
     to=$(layer_of "$callee")
     calls=$((calls + 1))
-    [ "$from" = "$to" ] && continue
+    if [ "$from" = "$to" ]; then
+        echo "$caller $callee $symbol" >> "$WORK/within"
+        continue
+    fi
     if [ "$(rank_of "$to")" -gt "$(rank_of "$from")" ]; then
         fail "$caller ($from) calls $symbol of $callee ($to): a higher layer"
     elif [ "$(rank_of "$to")" -eq "$(rank_of "$from")" ]; then
@@ -108,5 +112,51 @@ while read -r caller callee symbol; do
     fi
 done < "$WORK/calls"
 [ "$calls" -gt 100 ] || fail "only $calls calls between the shim's files were found"
+
+# No circle among the files of one layer: the calls within a layer (upcalls left out, as above) run one way
+# too, so that each file can be read, and changed, knowing only those below it.  The circles are the
+# strongly connected components of the files' call graph ("CALLER CALLEE SYMBOL" in within): a file
+# reaches another if a chain of calls leads there (Floyd-Warshall), and files that reach each other are
+# in one circle.  Each is printed with the calls between its files.
+awk '{
+    for (k = 1; k <= 2; k++)
+        if (!($k in id)) { id[$k] = ++n; name[n] = $k }
+    reach[id[$1], id[$2]] = 1
+    how[$1, $2] = how[$1, $2] (how[$1, $2] == "" ? "" : ", ") $3
+}
+END {
+    for (k = 1; k <= n; k++)
+        for (i = 1; i <= n; i++)
+            if ((i, k) in reach)
+                for (j = 1; j <= n; j++)
+                    if ((k, j) in reach)
+                        reach[i, j] = 1
+    for (i = 1; i <= n; i++) {
+        if (i in member)
+            continue
+        files = name[i]
+        size = 1
+        for (j = i + 1; j <= n; j++)
+            if ((i, j) in reach && (j, i) in reach) {
+                member[j] = 1
+                files = files " " name[j]
+                size++
+            }
+        if (size < 2)
+            continue
+        print "circle: " files
+        split(files, in_circle, " ")
+        for (a = 1; a <= size; a++)
+            for (b = 1; b <= size; b++)
+                if ((in_circle[a], in_circle[b]) in how)
+                    print "    " in_circle[a] " -> " in_circle[b] ": " how[in_circle[a], in_circle[b]]
+    }
+}' "$WORK/within" > "$WORK/circles"
+circles=$(grep -c '^circle: ' "$WORK/circles")
+if [ "$circles" -gt 0 ]; then
+    fail "$circles circle(s) of calls among the files of one layer (each file must call only files below it):"
+    cat "$WORK/circles" >&2
+fi
+echo "$(wc -l < "$WORK/within") calls within a layer checked for circles"
 echo "$calls calls between files checked against tests/layers.txt"
 finish

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "output_file.h"
 
 #define LOG_LINE_MAX 1024
 
@@ -120,20 +119,10 @@ int log_fd(void)
     return atomic_load(&log_out);
 }
 
-/* Sets the threshold and opens path_template ("" = stderr); falls back to stderr with a warning. */
-void log_setup(enum log_level threshold, const char *path_template)
+/* Sets the threshold: messages above it are dropped (log_always's excepted). */
+void log_set_threshold(enum log_level threshold)
 {
     atomic_store(&log_threshold, threshold);
-    if (path_template == NULL || path_template[0] == '\0')
-        return;
-    char path[4096];
-    int fd = open_output_file(path_template, path, sizeof path);
-    if (fd < 0) {
-        log_set_fd(STDERR_FILENO);
-        log_always(LOG_WARN, "cannot open log file %s: %s; logging to stderr", path_template, strerror(errno));
-        return;
-    }
-    log_set_fd(fd);
 }
 
 /* Appends "name n" to the comma-separated list in line (used: its length so far) if n is not 0 and it fits. */

@@ -8,8 +8,8 @@
 
 #include "options.h"
 
-/* Sets the threshold and opens path_template ("" = stderr); falls back to stderr with a warning. */
-void log_setup(enum log_level threshold, const char *path_template);
+/* Sets the threshold: messages above it are dropped (log_always's excepted). */
+void log_set_threshold(enum log_level threshold);
 
 /* Sends the log to fd from now on (tests). */
 void log_set_fd(int fd);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Files named by the user: REPRISE_LOG_FILE and REPRISE_TRACE. */
+/* Files named by the user: REPRISE_LOG_FILE and REPRISE_TRACE; the log opens its own here, above log.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -87,4 +87,20 @@ int open_output_file(const char *tmpl, char *expanded, size_t len)
     if (fd < 0 && errno == ELOOP)
         warn_if_link(expanded);
     return fd;
+}
+
+/* Sets the log's threshold and opens path_template for it ("" = stderr); falls back to stderr with a warning. */
+void log_setup(enum log_level threshold, const char *path_template)
+{
+    log_set_threshold(threshold);
+    if (path_template == NULL || path_template[0] == '\0')
+        return;
+    char path[4096];
+    int fd = open_output_file(path_template, path, sizeof path);
+    if (fd < 0) {
+        log_set_fd(STDERR_FILENO);
+        log_always(LOG_WARN, "cannot open log file %s: %s; logging to stderr", path_template, strerror(errno));
+        return;
+    }
+    log_set_fd(fd);
 }

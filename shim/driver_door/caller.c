@@ -7,8 +7,8 @@
 #include <pthread.h>
 
 #include "caller.h"
-#include "driver.h"
 #include "hooks.h"
+#include "libcuda.h"
 #include "load_counters.h"
 #include "real.h"
 
@@ -91,7 +91,7 @@ bool caller_rescan(uintptr_t addr)
     if (load_counters_changed(&scanned, &now) || atomic_load(&caller_scanned_generation) != generation + 1) {
         struct scan scan = {0};
         scan.wanted[CALLER_RUNTIME].inside = (uintptr_t)real_function(HOOK_ID_cudaGetLastError);
-        scan.wanted[CALLER_DRIVER].inside = (uintptr_t)driver_real_address();
+        scan.wanted[CALLER_DRIVER].inside = (uintptr_t)libcuda_proc_address(true); /* in libcuda's text */
         scan.wanted[CALLER_SHIM].inside = (uintptr_t)caller_rescan;
         dl_iterate_phdr(scan_object, &scan);
         for (int i = 0; i < CALLER_RANGES; i++)

@@ -2,14 +2,20 @@
 /* Each call the engine sees: matched against the region its thread follows, held back, recorded or passed on. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "engine_fast.h"
-#include "engine_internal.h"
 #include "call_words.h"
+#include "engine_capture.h"
+#include "engine_fallback.h"
+#include "engine_fast.h"
+#include "engine_handover.h"
+#include "engine_held.h"
+#include "engine_in_flight.h"
+#include "engine_observed.h"
+#include "engine_on_behalf.h"
+#include "engine_sequence.h"
+#include "engine_threads.h"
+#include "engine_watchdog.h"
 #include "errors.h"
 #include "exclusions.h"
 #include "libcuda.h"
@@ -22,31 +28,6 @@
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
 #define STAGING_MAX (16u << 20)
 
-/* Adds item to a small set; false if it was not there and the set is full. */
-static bool add_unique(const void **set, unsigned *count, unsigned capacity, const void *item)
-{
-    for (unsigned i = 0; i < *count; i++)
-        if (set[i] == item)
-            return true;
-    if (*count == capacity)
-        return false;
-    set[(*count)++] = item;
-    return true;
-}
-
-/* Notes the stream and event a held-back (or captured) call uses, for other threads' calls to check against. */
-void note_held(struct tracker *t, const struct call *c)
-{
-    /* Most held-back calls are on the stream of the call before them. */
-    bool same_stream = t->held_stream_count > 0 && t->held_streams[t->held_stream_count - 1] == c->stream;
-    unsigned stream_capacity = sizeof t->held_streams / sizeof *t->held_streams;
-    if (!same_stream && !add_unique(t->held_streams, &t->held_stream_count, stream_capacity, c->stream))
-        t->held_everything = true;
-    if ((c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT) &&
-        !add_unique(t->held_events, &t->held_event_count, sizeof t->held_events / sizeof *t->held_events, c->event))
-        t->held_everything = true;
-}
-
 /* Where the memory behind a host-side pointer lives (libcuda does not know pageable memory). */
 static enum host_memory memory_of(const void *ptr)
 {
@@ -55,52 +36,6 @@ static enum host_memory memory_of(const void *ptr)
         CUDA_SUCCESS)
         return MEMORY_PAGEABLE;
     return type == CU_MEMORYTYPE_HOST ? MEMORY_PINNED : MEMORY_DEVICE;
-}
-
-/* Makes room for n observed signatures; false (and overflow) if it cannot. */
-static bool observed_reserve(struct tracker *t, unsigned n)
-{
-    while (n > t->observed_capacity) {
-        unsigned capacity = t->observed_capacity ? t->observed_capacity * 2 : 256;
-        if (capacity > engine_policy.max_calls + 1)
-            capacity = engine_policy.max_calls + 1;
-        struct call_sig *grown =
-            capacity > t->observed_capacity ? realloc(t->observed, sizeof *grown * capacity) : NULL;
-        if (grown == NULL) {
-            t->overflow = true;
-            return false;
-        }
-        t->observed = grown;
-        t->observed_capacity = capacity;
-    }
-    return true;
-}
-
-/* Writes out the signatures counted while they matched the followed region. */
-void materialize_observed(struct tracker *t)
-{
-    if (t->observed_stored == t->observed_count || t->region == NULL)
-        return;
-    if (observed_reserve(t, t->observed_count))
-        memcpy(t->observed + t->observed_stored, t->region->sigs + t->observed_stored,
-               sizeof *t->observed * (t->observed_count - t->observed_stored));
-    t->observed_stored = t->observed_count;
-}
-
-/* Appends a signature to the sequence being observed. */
-static void observe_sig(struct tracker *t, const struct call_sig *sig)
-{
-    materialize_observed(t);
-    if (t->overflow || !observed_reserve(t, t->observed_count + 1))
-        return;
-    t->observed[t->observed_count++] = *sig;
-    t->observed_stored = t->observed_count;
-}
-
-/* How many calls the sequence's cut holds (UINT_MAX: the sequence is no cut): where it ends, for both paths. */
-static inline unsigned cut_calls(const struct tracker *t)
-{
-    return t->cuts.at;
 }
 
 /* Ends the sequence once it holds a whole cut (a loop's, a segment's); following nothing, feeds the period detector. */
@@ -123,7 +58,7 @@ static void recapture_call(struct tracker *t, cudaError_t *result)
     struct saved_error saved;
     errors_save(&saved);
     const struct recorded *last = &t->records.calls[t->records.count - 1];
-    cudaError_t err = capture_forward(&t->capture, &t->records, last);
+    cudaError_t err = capture_forward(&t->capture.session, &t->records, last);
     errors_restore(&saved);
     if (err == cudaSuccess)
         return;
@@ -131,16 +66,6 @@ static void recapture_call(struct tracker *t, cudaError_t *result)
     t->records.count--;
     fall_back(t, FALLBACK_GRAPH_ERROR, runtime_error_name(err));
     *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
-}
-
-/* After a call was appended to the record: its slot, and those before it, hold the followed region's calls. */
-static void note_slot(struct tracker *t)
-{
-    unsigned held = t->records.count;
-    if (t->slots_region != t->region->id)
-        t->slots_region = t->region->id, t->slots_held = held;
-    else if (t->slots_held < held)
-        t->slots_held = held;
 }
 
 /* Notes whether a held-back call (the record's last) has other arguments than its node in the graph's last launch. */
@@ -305,7 +230,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
         t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
     } else {
         observe_sig(t, &sig);
-        if (t->overflow && t->period == 0)
+        if (t->overflow)
             look_for_period(t, &sig);
         if (t->mode == FOLLOW_NONE)
             return false;
@@ -314,8 +239,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
             struct region *other = regions_candidate(&t->table, t->observed, position + 1);
             if (other && follows_same_path(t, other)) {
                 /* The slots up to here hold the calls both regions begin with. */
-                if (t->slots_region == r->id)
-                    t->slots_region = other->id, t->slots_held = position < t->slots_held ? position : t->slots_held;
+                fast_slots_switch(t, r->id, other->id, position);
                 /* The slots so far were compared with r's graph: their geometry is noted against other's. */
                 for (unsigned i = 0; t->mode == FOLLOW_REPLAY && other->graph && !other->robust && i < position &&
                                      i < t->records.count;
@@ -333,11 +257,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
             fall_back(t, FALLBACK_MISMATCH, why);
         }
         t->mode = FOLLOW_NONE;
-        if (t->period) {
-            /* The loop changed its pattern: find its period anew. */
-            t->period = 0;
-            period_reset(t->periods);
-        }
+        forget_period(t); /* the loop changed its pattern: find its period anew */
         return false;
     }
     return true;
@@ -348,7 +268,7 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
 {
     const char *why;
     if (t->mode == FOLLOW_RECAPTURE) {
-        if (!capture_admits(&t->capture, c, src_memory == MEMORY_PAGEABLE, &why)) {
+        if (!capture_admits(&t->capture.session, c, src_memory == MEMORY_PAGEABLE, &why)) {
             fall_back(t, FALLBACK_UNSUPPORTED, why);
             return false;
         }
@@ -358,23 +278,20 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
         }
     }
     if (!record_append(&t->records, c, src_memory)) {
-        if (t->slots_held > t->records.count)
-            t->slots_held = t->records.count; /* the failed append may have written part of its slot */
+        fast_slots_trim(t, t->records.count); /* the failed append may have written part of its slot */
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");
         t->mode = FOLLOW_NONE;
         return false;
     }
-    note_slot(t);
+    fast_note_slot(t, t->region->id, t->records.count);
     if (t->mode == FOLLOW_RECORD)
         return false;
     if (t->mode == FOLLOW_REPLAY)
         note_differ(t);
-    if (!t->pending) {
+    if (!holds_back(t)) {
         set_pending(t, true); /* the region's first held-back call: the rest skip the call */
-        /* Where its work goes if another thread (or the watchdog) must submit it. */
-        if (DEVICE_CALL(cuCtxGetCurrent, &t->context) != CUDA_SUCCESS)
-            t->context = NULL;
+        note_context(t);
     }
     note_held(t, c);
     note_progress(t);
@@ -382,221 +299,6 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     if (t->mode == FOLLOW_RECAPTURE)
         recapture_call(t, result);
     return true;
-}
-
-/* Notes whether the launch the fast path holds back at pos differs from the graph; moves on past it and unlocks. */
-static inline cudaError_t fast_held(struct tracker *t, unsigned pos, bool differs)
-{
-    if (__builtin_expect(differs, 0))
-        t->records.differ[t->records.differ_count++] = pos;
-    __atomic_store_n(&t->fast.pos, pos + 1, __ATOMIC_RELAXED); /* the watchdog reads it without the lock */
-    tracker_unlock(t);
-    return cudaSuccess;
-}
-
-/* fast_hold_listed for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
-static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, const struct recorded *slot,
-                                                           void *const *args)
-{
-    unsigned pos = t->fast.pos;
-    const struct kernel_params *layout = slot->layout;
-    unsigned char *block = t->records.arena + slot->arena_offset;
-    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
-    bool differs = false;
-    for (unsigned i = 0; i < layout->count; i++) {
-        memcpy(block + layout->offset[i], args[i], layout->size[i]);
-        differs |= memcmp(block + layout->offset[i], held + layout->offset[i], layout->size[i]) != 0;
-    }
-    return fast_held(t, pos, differs);
-}
-
-/* Copies parameter i (of 4 or 8 bytes, else goto other) into block, adding its difference from held's to differ. */
-#define FAST_PARAM(i)                                                                                       \
-    do {                                                                                                    \
-        uint32_t at = layout->offset[i];                                                                    \
-        if (layout->size[i] == 8) {                                                                         \
-            uint64_t now, was;                                                                              \
-            memcpy(&now, args[i], 8);                                                                       \
-            memcpy(&was, held + at, 8);                                                                     \
-            memcpy(block + at, &now, 8);                                                                    \
-            differ |= now ^ was;                                                                            \
-        } else if (layout->size[i] == 4) {                                                                  \
-            uint32_t now, was;                                                                              \
-            memcpy(&now, args[i], 4);                                                                       \
-            memcpy(&was, held + at, 4);                                                                     \
-            memcpy(block + at, &now, 4);                                                                    \
-            differ |= now ^ was;                                                                            \
-        } else {                                                                                            \
-            goto other;                                                                                     \
-        }                                                                                                   \
-    } while (0)
-
-/*
- * Holds back a launch of a kernel without a shape (t's lock held): copies
- * its parameters into the arena, each compared with the graph's instance
- * launched last, notes it if any differs; cudaSuccess.  Up to 8 pointers
- * and 4-byte scalars inline, unrolled from the last down; any other launch
- * goes to fast_hold_any, so that this stays a leaf.
- */
-static cudaError_t fast_hold_listed(struct tracker *t, const struct recorded *slot, void *const *args)
-{
-    unsigned pos = t->fast.pos;
-    const struct kernel_params *layout = slot->layout;
-    unsigned char *block = t->records.arena + slot->arena_offset;
-    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
-    uint64_t differ = 0;
-    switch (layout->count) {
-    case 8: FAST_PARAM(7); /* fall through */
-    case 7: FAST_PARAM(6); /* fall through */
-    case 6: FAST_PARAM(5); /* fall through */
-    case 5: FAST_PARAM(4); /* fall through */
-    case 4: FAST_PARAM(3); /* fall through */
-    case 3: FAST_PARAM(2); /* fall through */
-    case 2: FAST_PARAM(1); /* fall through */
-    case 1: FAST_PARAM(0); /* fall through */
-    case 0: break;
-    default: goto other;
-    }
-    return fast_held(t, pos, differ != 0);
-other:
-    return fast_hold_any(t, slot, args);
-}
-
-/*
- * The same for a kernel of the given shape (kernel_params.h), a constant in
- * each of its instances below: every offset and size is known, so that a
- * parameter costs its copy and compare alone, a few instructions.
- */
-static inline __attribute__((always_inline)) cudaError_t fast_hold_shaped(struct tracker *t, const struct recorded *slot,
-                                                                         void *const *args, unsigned shape)
-{
-    unsigned pos = t->fast.pos;
-    unsigned char *block = t->records.arena + slot->arena_offset;
-    const unsigned char *held = t->fast.compare + t->fast.compare_at[pos];
-    uint64_t differ = 0;
-    uint32_t end = 0;
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < kernel_shape_count(shape); i++) {
-        uint32_t at = kernel_shape_place(end, kernel_shape_wide(shape, i));
-        end = at + (kernel_shape_wide(shape, i) ? 8 : 4);
-        if (kernel_shape_wide(shape, i)) {
-            uint64_t now, was;
-            memcpy(&now, args[i], 8);
-            memcpy(&was, held + at, 8);
-            memcpy(block + at, &now, 8);
-            differ |= now ^ was;
-        } else {
-            uint32_t now, was;
-            memcpy(&now, args[i], 4);
-            memcpy(&was, held + at, 4);
-            memcpy(block + at, &now, 4);
-            differ |= now ^ was;
-        }
-    }
-    return fast_held(t, pos, differ != 0);
-}
-
-/* One holder per shape: fast_hold_shape_0xNN for shape 0xNN (0x00, no shape: the layout's own offsets and sizes). */
-#define FAST_SHAPE(h, l)                                                                                    \
-    static cudaError_t fast_hold_shape_0x##h##l(struct tracker *t, const struct recorded *slot, void *const *args) \
-    {                                                                                                       \
-        return 0x##h##l ? fast_hold_shaped(t, slot, args, 0x##h##l ? 0x##h##l : 1) : fast_hold_listed(t, slot, args); \
-    }
-#define FAST_SHAPE_ROW(h)                                                                                   \
-    FAST_SHAPE(h, 0) FAST_SHAPE(h, 1) FAST_SHAPE(h, 2) FAST_SHAPE(h, 3) FAST_SHAPE(h, 4) FAST_SHAPE(h, 5)   \
-    FAST_SHAPE(h, 6) FAST_SHAPE(h, 7) FAST_SHAPE(h, 8) FAST_SHAPE(h, 9) FAST_SHAPE(h, a) FAST_SHAPE(h, b)   \
-    FAST_SHAPE(h, c) FAST_SHAPE(h, d) FAST_SHAPE(h, e) FAST_SHAPE(h, f)
-FAST_SHAPE_ROW(0)
-FAST_SHAPE_ROW(1)
-FAST_SHAPE_ROW(2)
-FAST_SHAPE_ROW(3)
-FAST_SHAPE_ROW(4)
-FAST_SHAPE_ROW(5)
-FAST_SHAPE_ROW(6)
-FAST_SHAPE_ROW(7)
-#undef FAST_SHAPE
-
-_Static_assert(KERNEL_SHAPES == 0x80, "one row of holders per 16 shapes");
-#define FAST_SHAPE(h, l) [0x##h##l] = fast_hold_shape_0x##h##l,
-const engine_fast_holder engine_fast_holders[KERNEL_SHAPES] = {
-    FAST_SHAPE_ROW(0) FAST_SHAPE_ROW(1) FAST_SHAPE_ROW(2) FAST_SHAPE_ROW(3)
-    FAST_SHAPE_ROW(4) FAST_SHAPE_ROW(5) FAST_SHAPE_ROW(6) FAST_SHAPE_ROW(7)
-};
-#undef FAST_SHAPE
-#undef FAST_SHAPE_ROW
-
-/*
- * Takes the fast path's calls into t's counts and records (under t's
- * lock).  Their streams go into held_streams only when another thread
- * holds the lock: only other threads ask (interacts), and the calls' own
- * thread would note them in vain, the region's end clearing them.
- */
-void fast_sync(struct tracker *t)
-{
-    unsigned from = t->fast.synced, to = t->fast.pos;
-    if (from != to) {
-        __atomic_store_n(&t->fast.synced, to, __ATOMIC_RELAXED); /* read by the watchdog, as pos */
-        unsigned n = to - from;
-        t->observed_count += n;
-        t->records.count += n;
-        /* The arena ends where the last launch's block does (an event call takes no room). */
-        for (unsigned i = to; i-- > from;)
-            if (t->records.calls[i].layout) {
-                const struct recorded *last = &t->records.calls[i];
-                t->records.arena_used = last->arena_offset + last->layout->total;
-                break;
-            }
-        atomic_store_explicit(&t->activity, atomic_load_explicit(&t->activity, memory_order_relaxed) + n,
-                              memory_order_relaxed);
-    }
-    if (t == self || t->fast.unnoted >= to)
-        return;
-    for (unsigned i = t->fast.unnoted; i < to; i++)
-        note_held(t, &t->records.calls[i].call);
-    t->fast.unnoted = to;
-}
-
-/* Where the fast path must leave the thread's next calls to the engine again; at most pos: it takes none. */
-static unsigned fast_stop(struct tracker *t, unsigned pos)
-{
-    struct region *r = t->region;
-    /* Replaying r's graph, every call so far recorded, compared with it and in slots that hold r's calls. */
-    if (t->mode != FOLLOW_REPLAY || t->observed_count != pos || t->slots_region != r->id ||
-        t->records.differ_graph != r->graph)
-        return 0;
-    if (t->trial.ended != NULL || atomic_load_explicit(&t->moved_pending, memory_order_relaxed))
-        return 0;
-    unsigned stop = r->length < t->slots_held ? r->length : t->slots_held;
-    unsigned cut = cut_calls(t);
-    if (cut - 1 < stop)
-        stop = cut - 1; /* the cut's last call ends it: the engine takes it (cut_if_period_done) */
-    return stop;
-}
-
-/*
- * Opens the fast path for the thread's next calls while it replays and
- * nothing rare goes on; else closes it.  Against a thread that closes it
- * (fast_close_others) after causing a rare state: that state is stored,
- * then until; here until is stored, then the states are read (all
- * sequentially consistent), so one of the two sees the other.
- */
-static void fast_open(struct tracker *t)
-{
-    unsigned pos = t->records.count;
-    __atomic_store_n(&t->fast.pos, pos, __ATOMIC_RELAXED); /* the watchdog reads both (tracker_activity) */
-    __atomic_store_n(&t->fast.synced, pos, __ATOMIC_RELAXED);
-    unsigned stop = fast_stop(t, pos);
-    if (stop <= pos) {
-        if (atomic_load_explicit(&t->fast.until, memory_order_relaxed) != 0)
-            fast_close(t);
-        return;
-    }
-    region_graph_compare(t->region->graph, &t->fast.compare, &t->fast.compare_at);
-    if (t->fast.unnoted > pos)
-        t->fast.unnoted = pos;
-    atomic_store(&t->fast.until, stop);
-    if (atomic_load(&pending_trackers) > 1 || atomic_load(&program_captures) != 0 || atomic_load(&shut_down))
-        fast_close(t);
 }
 
 /* Whether call c (of kind CALL_CAPTURE) begins the program's capture, rather than ending it. */
@@ -690,7 +392,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         submit_other_threads(t, interacts, c, FALLBACK_THREAD, call_api_name(c->api));
     bool taken = false;
     tracker_lock(t);
-    if (__builtin_expect(atomic_load_explicit(&t->moved_pending, memory_order_relaxed), 0))
+    if (__builtin_expect(rejoin_pending(t), 0))
         rejoin_moved_work(t);
     if (__builtin_expect(t->trial.ended != NULL, 0))
         trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */

@@ -4,7 +4,9 @@
 
 #include <stdlib.h>
 
-#include "engine_internal.h"
+#include "engine_exit.h"
+#include "engine_fallback.h"
+#include "engine_fast.h"
 #include "log.h"
 #include "owed_waits.h"
 #include "stream_order.h"
@@ -40,7 +42,7 @@ void engine_shutdown(void)
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         tracker_lock(t);
-        if (t->pending)
+        if (holds_back(t))
             release_held(t);
         tracker_unlock(t);
     }

@@ -1,9 +1,112 @@
 /* SPDX-License-Identifier: MIT */
-/* The common case of a held-back launch, inline in the front doors' wrappers: one test on the thread's tracker. */
+/*
+ * The common case of a held-back launch, inline in the front doors' wrappers: one test on the thread's tracker;
+ * the tracker's lock, which takes the calls it held back in (engine_fast.c owns struct fast_follow).
+ */
 #ifndef REPRISE_ENGINE_FAST_H
 #define REPRISE_ENGINE_FAST_H
 
-#include "engine_internal.h"
+#include <limits.h>
+#include <sched.h>
+
+#include "engine_tracker.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Takes the fast path's calls into t's counts and records, and, for another thread, held streams (under t's lock). */
+void fast_sync(struct tracker *t);
+
+/* Opens the fast path for the thread's next calls while it replays and nothing rare goes on; else closes it. */
+void fast_open(struct tracker *t);
+
+/*
+ * Takes t's lock.  Not a pthread mutex: its own thread takes it on every
+ * call, almost always free, and one atomic exchange is all that costs;
+ * another thread holds it only while it submits t's held-back work, so a
+ * waiter yields rather than sleeps.  Whoever holds it then sees every
+ * call the fast path held back in t's counts (fast_sync); the fast path
+ * alone takes the lock without.
+ */
+static inline void tracker_lock(struct tracker *t)
+{
+    while (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+        sched_yield();
+    if (__builtin_expect(t->fast.pos != t->fast.synced || t->fast.unnoted < t->fast.pos, 0))
+        fast_sync(t);
+}
+
+/* Takes t's lock if it is free, without taking the fast path's calls in (what is read must not need them); true if taken. */
+static inline bool tracker_try_lock_unsynced(struct tracker *t)
+{
+    return !atomic_exchange_explicit(&t->busy, true, memory_order_acquire);
+}
+
+/* Releases t's lock. */
+static inline void tracker_unlock(struct tracker *t)
+{
+    atomic_store_explicit(&t->busy, false, memory_order_release);
+}
+
+/* Gets t's fast path ready, when t is made: no call is left to note. */
+static inline void fast_init(struct tracker *t)
+{
+    t->fast.unnoted = UINT_MAX;
+}
+
+/* Closes the fast path of t: its next call goes to the engine (a relaxed store: t's own engine re-checks). */
+static inline void fast_close(struct tracker *t)
+{
+    atomic_store_explicit(&t->fast.until, 0, memory_order_relaxed);
+}
+
+/* Closes the fast path of t from another thread, after a rare state began: sequentially consistent (see fast_open). */
+static inline void fast_close_ordered(struct tracker *t)
+{
+    atomic_store(&t->fast.until, 0);
+}
+
+/* After t's held-back work was submitted (by anyone): its fast path closes, and none of its calls is left to note. */
+static inline void fast_held_submitted(struct tracker *t)
+{
+    fast_close(t); /* whoever submitted the work: its thread's next call finds what changed */
+    t->fast.unnoted = UINT_MAX;
+}
+
+/*
+ * How many calls the fast path held back that t's counts have not taken
+ * in yet (fast_sync moves them from pos - synced into the watchdog's
+ * activity): read without t's lock, a read torn by a sync or a new
+ * sequence at that moment can only make it differ from the last look.
+ */
+static inline unsigned fast_unsynced(const struct tracker *t)
+{
+    return __atomic_load_n(&t->fast.pos, __ATOMIC_RELAXED) - __atomic_load_n(&t->fast.synced, __ATOMIC_RELAXED);
+}
+
+/* After a call was appended to the record (now held calls): its slot, and those before it, hold region id's calls. */
+static inline void fast_note_slot(struct tracker *t, unsigned id, unsigned held)
+{
+    if (t->fast.slots_region != id)
+        t->fast.slots_region = id, t->fast.slots_held = held;
+    else if (t->fast.slots_held < held)
+        t->fast.slots_held = held;
+}
+
+/* The sequence switches from following region from to region to at position: the slots up to there hold both's calls. */
+static inline void fast_slots_switch(struct tracker *t, unsigned from, unsigned to, unsigned position)
+{
+    if (t->fast.slots_region == from)
+        t->fast.slots_region = to, t->fast.slots_held = position < t->fast.slots_held ? position : t->fast.slots_held;
+}
+
+/* A failed append may have written part of slot held: the slots from there hold nothing known. */
+static inline void fast_slots_trim(struct tracker *t, unsigned held)
+{
+    if (t->fast.slots_held > held)
+        t->fast.slots_held = held;
+}
+
+#pragma GCC visibility pop
 
 /* Auto mode, and nothing counted per call (REPRISE_STATS, a trace): the front doors try the fast path first. */
 extern bool engine_door_fast;
@@ -17,7 +120,7 @@ extern __thread struct tracker *door_self __attribute__((tls_model("initial-exec
  * How the fast path holds back the launch in slot (t's lock held): writes
  * its parameters, unlocks; cudaSuccess.  One function per kernel parameter
  * shape (kernel_shape_of), whose offsets and sizes are constants, and at 0
- * the one for any other layout (engine_call.c).
+ * the one for any other layout (engine_fast.c).
  */
 typedef cudaError_t (*engine_fast_holder)(struct tracker *t, const struct recorded *slot, void *const *args);
 extern const engine_fast_holder engine_fast_holders[KERNEL_SHAPES];
@@ -35,7 +138,7 @@ static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct
  * the launch is the region's next call: then its record slot, t's lock
  * held, for engine_fast_hold; NULL for the engine's way (engine_call),
  * which also handles everything rare.  One test says whether the thread
- * replays and nothing rare goes on (fast.until, see engine_internal.h);
+ * replays and nothing rare goes on (fast.until, see engine_tracker.h);
  * then the launch is compared with its record slot, which holds the
  * region's call there already (slots_held), so that only its parameters
  * are written, each compared with what the graph's instance launched last

@@ -2,7 +2,15 @@
 /* Driver calls the runtime did not make: taken into the thread's region, or a boundary for all held-back work. */
 #include "config.h"
 
-#include "engine_internal.h"
+#include "engine_capture.h"
+#include "engine_fallback.h"
+#include "engine_fast.h"
+#include "engine_handover.h"
+#include "engine_held.h"
+#include "engine_in_flight.h"
+#include "engine_sequence.h"
+#include "engine_threads.h"
+#include "engine_watchdog.h"
 #include "owed_records.h"
 #include "owed_waits.h"
 
@@ -29,11 +37,8 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     tracker_lock(me);
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
-        struct call on_stream = {.kind = CALL_LAUNCH, .stream = stream};
-        taken = capture_takes_call(me, &on_stream) && capture_join(&me->capture, stream) == CUDA_SUCCESS;
+        taken = capture_takes_foreign(me, stream); /* until forwarded (engine_foreign_done) */
         if (taken) {
-            /* Until it is forwarded, the watchdog must not end the capture under it (engine_foreign_done). */
-            atomic_store_explicit(&me->forwarding, true, memory_order_relaxed);
             note_progress(me);
         } else {
             fall_back(me, FALLBACK_HIDDEN_WORK, name);
@@ -71,15 +76,15 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         struct call in_flight = {.kind = capturable && stream ? CALL_LAUNCH : CALL_DEVICE_SYNC, .stream = stream};
         in_flight_mark(me, &in_flight);
     }
-    if (me && __builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0)) {
+    if (me && __builtin_expect(rejoin_pending(me), 0)) {
         tracker_lock(me);
-        if (atomic_load_explicit(&me->moved_pending, memory_order_relaxed))
+        if (rejoin_pending(me))
             rejoin_moved_work(me);
         tracker_unlock(me);
     }
     if (me && capturable && captures == 0 && capture_stream_eligible(stream) && inside_region(me, stream, name)) {
         in_engine = false;
-        return atomic_load_explicit(&me->forwarding, memory_order_relaxed);
+        return capture_forwarding(me);
     }
     /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
     static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
@@ -95,7 +100,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
        the call (a sync of it) goes on, with nothing held back left to move (found by the threads fuzzer). */
     tracker_lock(me);
     end_sequence(me, true, reason, name);
-    if (__builtin_expect(atomic_load_explicit(&me->moved_pending, memory_order_relaxed), 0))
+    if (__builtin_expect(rejoin_pending(me), 0))
         rejoin_moved_work(me);
     tracker_unlock(me);
     owed_waits_settle(stream); /* and after the graph this boundary launched */
@@ -108,6 +113,6 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
 void engine_foreign_done(void)
 {
     if (self)
-        atomic_store_explicit(&self->forwarding, false, memory_order_relaxed);
+        capture_forwarded(self);
     engine_forwarded();
 }

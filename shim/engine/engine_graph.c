@@ -1,92 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The fast path's graphs: built from a recorded occurrence, kept (or evicted), launched with their nodes patched. */
+/* The fast path's graphs: built from a recorded occurrence, launched with their nodes patched. */
 #include "config.h"
 
 #include <stdio.h>
 
-#include "engine_internal.h"
-#include "exclusions.h"
+#include "engine_capture.h"
+#include "engine_exit.h"
+#include "engine_fallback.h"
+#include "engine_graph.h"
+#include "engine_graph_keep.h"
+#include "engine_watchdog.h"
 #include "log.h"
-#include "profiler.h"
 #include "region_graph.h"
 #include "runtime.h"
 #include "shim.h"
 #include "trace.h"
-
-/* Whether graphs must not be built now: a profiler is attached and REPRISE_PROFILER says step aside. */
-static bool profiler_forbids(void)
-{
-    static atomic_bool told;
-    char why[256];
-    if (shim_options.num[OPT_PROFILER] != PROFILER_STEP_ASIDE || !profiler_attached(why, sizeof why))
-        return false;
-    if (!atomic_exchange(&told, true))
-        log_info("a profiler is attached (%s): graphing nothing, so that it measures the program as written "
-                 "(REPRISE_PROFILER=ignore graphs anyway)",
-                 why);
-    return true;
-}
-
-/* Fails region r for reason without a graph, saying why in the log (log_why; NULL: not there) and the trace. */
-void not_graphed(struct tracker *t, struct region *r, enum fallback_reason reason, const char *log_why,
-                        const char *trace_why)
-{
-    if (log_why)
-        log_info("region %u: not graphed: %s", r->id, log_why);
-    trace_event("not_graphed", "\"region\":%u,\"why\":\"%s\"", r->id, trace_why);
-    regions_failed(&t->table, r, reason);
-}
-
-/* Whether the user's policies keep r out of graphs now (a profiler, REPRISE_EXCLUDE_*): then it is failed, and said. */
-bool user_refuses(struct tracker *t, struct region *r)
-{
-    char why[320];
-    if (profiler_forbids()) {
-        not_graphed(t, r, FALLBACK_PROFILER, NULL, "a profiler is attached");
-        return true;
-    }
-    if (!region_excluded(r->sigs, r->length, why, sizeof why))
-        return false;
-    not_graphed(t, r, FALLBACK_EXCLUDED, why, "excluded");
-    return true;
-}
-
-/* Whether no watchdog can bound the wait of r's held-back work (its thread would not start): then r is failed, and said. */
-bool watchdog_refuses(struct tracker *t, struct region *r)
-{
-    if (watchdog_ensure(&engine_watchdog))
-        return false;
-    not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
-    return true;
-}
-
-/* Destroys a region's graph, whichever path made it. */
-void destroy_graph_of(struct region *r)
-{
-    if (r->robust)
-        region_capture_destroy(r->graph);
-    else
-        region_graph_destroy(r->graph);
-}
-
-/*
- * Registers a region's new graph (robust: a region_capture, else a
- * region_graph), evicting the least recently used one if there are too
- * many, and puts it on trial from the next occurrence (this one made it).
- */
-void keep_graph(struct tracker *t, struct region *r, void *graph, bool robust)
-{
-    r->robust = robust;
-    struct region *victim = regions_graph_built(&t->table, r, graph);
-    if (victim) {
-        log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
-                 engine_policy.max_graphs);
-        trace_event("evicted", "\"region\":%u", victim->id);
-        destroy_graph_of(victim);
-        regions_evicted(&t->table, victim);
-    }
-    payoff_start(&r->trial, engine_policy.trial_pairs);
-}
 
 /* Builds the graph of the occurrence just recorded. */
 void build_graph(struct tracker *t)

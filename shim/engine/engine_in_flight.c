@@ -22,7 +22,8 @@
  */
 #include "config.h"
 
-#include "engine_internal.h"
+#include "engine_held.h"
+#include "engine_in_flight.h"
 
 __thread bool in_flight_marked __attribute__((tls_model("initial-exec")));
 

@@ -5,7 +5,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "engine_internal.h"
+#include "engine_capture.h"
+#include "engine_fallback.h"
+#include "engine_fast.h"
+#include "engine_graph_keep.h"
+#include "engine_handover.h"
 #include "kernel_params.h"
 #include "log.h"
 #include "owed_records.h"
@@ -44,11 +48,11 @@ static void end_referring_sequence(struct tracker *t, const struct ended *e, con
 {
     if (t->region == NULL || t->mode == FOLLOW_NONE || !refers(t->region, e))
         return;
-    if (t->pending || t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) {
+    if (holds_back(t) || replaying(t)) {
         fall_back(t, FALLBACK_OBJECT_ENDED, name);
         return;
     }
-    if (t->recording_shown)
+    if (recording_shown(t))
         show_recording(t, false);
     log_info("region %u: its recording stops: %s ends something its calls use", t->region->id, name);
     t->mode = FOLLOW_NONE;
@@ -73,13 +77,10 @@ static unsigned drop_referring_graphs(struct tracker *t, const struct ended *e)
 /* The shim's own objects in a context that ends (t's lock held): its capture's streams and events, made anew. */
 static void drop_private_objects(struct tracker *t)
 {
-    if (t->capture.active)
+    if (capture_active(t))
         return; /* ended above (end_referring_sequence): never still active here */
-    capture_session_fini(&t->capture);
-    if (!atomic_load_explicit(&t->moved_pending, memory_order_relaxed)) {
-        private_event_destroy(t->moved_work);
-        t->moved_work = NULL;
-    }
+    capture_drop_private(t);
+    moved_work_drop(t);
 }
 
 /* Ends every sequence and destroys every graph that refer to what ends (see engine.h). */

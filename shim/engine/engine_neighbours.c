@@ -5,7 +5,7 @@
 #include <limits.h>
 
 #include "call_words.h"
-#include "engine_internal.h"
+#include "engine_neighbours.h"
 #include "log.h"
 
 /* At the end of a sequence that ran eagerly, a sighting of seen: compared with its neighbour (O(its length)). */

@@ -7,7 +7,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine_internal.h"
+#include "engine_fallback.h"
+#include "engine_graph.h"
+#include "engine_graph_keep.h"
+#include "engine_handover.h"
+#include "engine_neighbours.h"
+#include "engine_observed.h"
+#include "engine_robust.h"
+#include "engine_sequence.h"
 #include "exclusions.h"
 #include "log.h"
 #include "shim.h"
@@ -200,11 +207,7 @@ static void after_sequence(struct tracker *t, bool at_sync, struct region *graph
         c->stretches.calls += t->observed_count;
         return;
     }
-    if (t->period) {
-        /* A boundary ends the sync-free stretch: look for regions between syncs again. */
-        t->period = 0;
-        period_reset(t->periods);
-    }
+    forget_period(t); /* a boundary ends the sync-free stretch: look for regions between syncs again */
     unsigned calls = c->stretches.calls + t->observed_count;
     struct cut_bounds bounds = cut_bounds_now();
     if (stretch_ended(&c->stretches, calls, &bounds))
@@ -321,9 +324,20 @@ void end_sequence_before(struct tracker *t, const struct call *c)
     end_sequence(t, true, boundary_reason(c->kind), call_api_name(c->api));
 }
 
+/* Forgets the sync-free loop's period, if one was found: the calls are looked at for one anew. */
+void forget_period(struct tracker *t)
+{
+    if (t->period) {
+        t->period = 0;
+        period_reset(t->periods);
+    }
+}
+
 /* Feeds the period detector a call of a long stretch that follows no region; cuts at the period once it settled. */
 void look_for_period(struct tracker *t, const struct call_sig *sig)
 {
+    if (t->period)
+        return; /* found already: the calls are cut at it */
     if (t->periods == NULL) {
         t->periods = malloc(sizeof *t->periods);
         if (t->periods == NULL || !period_init(t->periods, engine_policy.max_calls < 4096 ? engine_policy.max_calls : 4096,
@@ -341,7 +355,7 @@ void look_for_period(struct tracker *t, const struct call_sig *sig)
     batch_start(plan, p, &bounds);
     t->period = p;
     /* Whatever this sequence held back or recorded belongs to no cut: submit it, forget it. */
-    if (t->pending)
+    if (holds_back(t))
         fall_back(t, FALLBACK_MISMATCH, "sync-free loop");
     log_info("sync-free loop: the calls repeat every %u; cutting them into regions of %u calls, growing to at most %u "
              "while the loop stays regular",

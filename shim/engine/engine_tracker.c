@@ -2,15 +2,16 @@
 /* The engine's per-thread trackers: its options, each thread's tracker and the registry of them all. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "engine_fast.h"
-#include "engine_internal.h"
+#include "engine_held.h"
+#include "engine_tracker.h"
 #include "exclusions.h"
 #include "log.h"
 #include "shim.h"
+#include "watchdog.h"
 
 struct region_policy engine_policy;
 pthread_mutex_t trackers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -61,7 +62,7 @@ struct tracker *tracker_create(void)
         return NULL;
     regions_init(&t->table, &engine_policy);
     t->thread_number = log_thread_number();
-    t->fast.unnoted = UINT_MAX;
+    fast_init(t);
     pthread_mutex_lock(&trackers_lock);
     t->next = trackers;
     /* Walked without the lock by fast_close_others and note_handovers_at_start. */
@@ -79,7 +80,7 @@ void fast_close_others(const struct tracker *me)
 {
     for (struct tracker *t = __atomic_load_n(&trackers, __ATOMIC_SEQ_CST); t; t = t->next)
         if (t != me)
-            atomic_store(&t->fast.until, 0); /* sequentially consistent: see fast_open */
+            fast_close_ordered(t);
 }
 
 /* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
@@ -115,11 +116,8 @@ void set_pending(struct tracker *t, bool pending)
             watchdog_note_held();
     }
     if (!pending) {
-        fast_close(t); /* whoever submitted the work: its thread's next call finds what changed */
-        t->fast.unnoted = UINT_MAX;
-        t->held_stream_count = 0;
-        t->held_event_count = 0;
-        t->held_everything = false;
+        fast_held_submitted(t);
+        held_forget(t);
     }
 }
 

@@ -4,8 +4,14 @@
 
 #include <stdio.h>
 
-#include "engine_internal.h"
+#include "engine_capture.h"
+#include "engine_fallback.h"
+#include "engine_fast.h"
+#include "engine_graph_keep.h"
+#include "engine_sequence.h"
+#include "engine_watchdog.h"
 #include "shim.h"
+#include "watchdog.h"
 
 /* Marks the calling thread as the watchdog's: its CUDA calls are the shim's own. */
 static void watchdog_thread_start(void)
@@ -17,6 +23,18 @@ static void watchdog_thread_start(void)
 static bool holds_work(void)
 {
     return atomic_load(&pending_trackers) > 0;
+}
+
+/*
+ * How far t has come, for the watchdog: the calls it held back, the fast
+ * path's not taken into the count yet included (fast_unsynced).  Exact
+ * under t's lock; read without it, a read torn by a sync or a new sequence
+ * at that moment can only make it differ from the last round's, which
+ * puts a time-out off by a round.
+ */
+static unsigned tracker_activity(const struct tracker *t)
+{
+    return atomic_load_explicit(&t->watched.activity, memory_order_relaxed) + fast_unsynced(t);
 }
 
 /* The watchdog gives up waiting for t's next call: its held-back work is submitted, in order. */
@@ -37,7 +55,7 @@ static void time_out(struct tracker *t)
  */
 static enum watchdog_round watchdog_round(void)
 {
-    static unsigned long round = 1; /* a tracker never watched has watched_round 0: two rounds back */
+    static unsigned long round = 1; /* a tracker never watched has round_seen 0: two rounds back */
     round++;
     if (atomic_load(&pending_trackers) == 0)
         return atomic_load(&shut_down) ? ROUND_STOP : ROUND_IDLE;
@@ -47,19 +65,16 @@ static enum watchdog_round watchdog_round(void)
         return ROUND_STOP;
     }
     for (struct tracker *t = trackers; t; t = t->next) {
-        if (!__atomic_load_n(&t->pending, __ATOMIC_RELAXED))
+        if (!holds_back_unlocked(t))
             continue;
         unsigned activity = tracker_activity(t);
-        if (t->watched_round + 1 != round || t->watched_activity != activity ||
-            atomic_load_explicit(&t->forwarding, memory_order_relaxed)) {
-            t->watched_round = round;
-            t->watched_activity = activity;
+        if (t->watched.round_seen + 1 != round || t->watched.activity_seen != activity || capture_forwarding(t)) {
+            t->watched.round_seen = round;
+            t->watched.activity_seen = activity;
             continue;
         }
         tracker_lock(t);
-        if (t->pending && (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE) &&
-            tracker_activity(t) == activity &&
-            !atomic_load_explicit(&t->forwarding, memory_order_relaxed))
+        if (holds_back(t) && replaying(t) && tracker_activity(t) == activity && !capture_forwarding(t))
             time_out(t);
         tracker_unlock(t);
     }
@@ -68,8 +83,17 @@ static enum watchdog_round watchdog_round(void)
 }
 
 /* What the watchdog's thread calls of the engine. */
-const struct watchdog_client engine_watchdog = {
+static const struct watchdog_client engine_watchdog = {
     .thread_start = watchdog_thread_start,
     .round = watchdog_round,
     .holds_work = holds_work,
 };
+
+/* Whether no watchdog can bound the wait of r's held-back work (its thread would not start): then r is failed, and said. */
+bool watchdog_refuses(struct tracker *t, struct region *r)
+{
+    if (watchdog_ensure(&engine_watchdog))
+        return false;
+    not_graphed(t, r, FALLBACK_UNSUPPORTED, NULL, "no watchdog");
+    return true;
+}

@@ -14,6 +14,7 @@
 #include "hidden_work.h"
 #include "log.h"
 #include "observe_sequences.h"
+#include "output_file.h"
 #include "shim.h"
 #include "summary.h"
 #include "trace.h"
