@@ -1094,20 +1094,23 @@ static struct graph_instance *instance_to_launch(struct region_graph *g, const s
                                                  const unsigned **nodes, unsigned *count)
 {
     struct graph_instance *in = &g->instances[g->last];
-    *nodes = g->differ;
+    const unsigned *listed = g->differ;
+    unsigned differ;
     if (list->differ_graph == g && list->count == g->count && g->shape_varies) {
-        *count = listed_or_reshaped(g, in, list);
+        differ = listed_or_reshaped(g, in, list);
     } else if (list->differ_graph == g && list->count == g->count) {
-        *nodes = list->differ;
-        *count = list->differ_count;
+        listed = list->differ;
+        differ = list->differ_count;
     } else {
-        *count = differing_nodes(g, in, list);
+        differ = differing_nodes(g, in, list);
     }
-    if (*count == 0 || g->max_instances <= 1)
+    *nodes = listed;
+    *count = differ;
+    if (differ == 0 || g->max_instances <= 1)
         return in;
     uint64_t key = in->key;
-    for (unsigned k = 0; k < *count; k++)
-        key ^= instance_hash(g, in, (*nodes)[k]) ^ occurrence_hash(g, list, (*nodes)[k]);
+    for (unsigned k = 0; k < differ; k++)
+        key ^= instance_hash(g, in, listed[k]) ^ occurrence_hash(g, list, listed[k]);
     struct graph_instance *chosen = choose_instance(g, list, key, made);
     if (chosen != in) {
         *nodes = g->differ;
@@ -1116,22 +1119,22 @@ static struct graph_instance *instance_to_launch(struct region_graph *g, const s
     return chosen;
 }
 
-/* Patches nodes[0..count) of in to the occurrence's arguments, up to the first that fails; *patched: how many tried. */
-static CUresult patch_nodes(struct region_graph *g, struct graph_instance *in, const struct record_list *list,
-                            const unsigned *nodes, unsigned count, int *patched)
+/* Patches nodes[0..count) of in to the occurrence's arguments, up to the first that fails (*err); how many tried. */
+static int patch_nodes(struct region_graph *g, struct graph_instance *in, const struct record_list *list,
+                       const unsigned *nodes, unsigned count, CUresult *err)
 {
-    CUresult err = CUDA_SUCCESS;
-    for (unsigned k = 0; k < count && err == CUDA_SUCCESS; k++) {
+    int patched = 0;
+    for (unsigned k = 0; k < count && *err == CUDA_SUCCESS; k++) {
         unsigned i = nodes[k];
-        err = patch_node(g, in, i, list);
-        if (err != CUDA_SUCCESS) {
+        *err = patch_node(g, in, i, list);
+        if (*err != CUDA_SUCCESS) {
             log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind),
-                      libcuda_error_name(err));
+                      libcuda_error_name(*err));
             in->key = ~in->key; /* it holds part of the set: no key of one */
         }
-        (*patched)++;
+        patched++;
     }
-    return err;
+    return patched;
 }
 
 /* Copies the occurrence's staged bytes into the staging buffer, once the previous launch has stopped reading it. */
@@ -1179,7 +1182,6 @@ static CUresult after_launch(struct region_graph *g)
 int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
                         cudaError_t *error)
 {
-    int patched = 0;
     how->made = false;
     CUresult err = in_graph_context(g);
     if (err != CUDA_SUCCESS) {
@@ -1189,7 +1191,7 @@ int region_graph_launch(struct region_graph *g, const struct record_list *list, 
     const unsigned *nodes;
     unsigned count;
     struct graph_instance *in = instance_to_launch(g, list, &how->made, &nodes, &count);
-    err = patch_nodes(g, in, list, nodes, count, &patched);
+    int patched = patch_nodes(g, in, list, nodes, count, &err);
     if (err == CUDA_SUCCESS && g->staging)
         err = refill_staging(g, list);
     if (err == CUDA_SUCCESS)
