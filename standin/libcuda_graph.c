@@ -24,6 +24,9 @@
  * (graph.c says how it runs); cuGraphGetEdges_v2 reports it. The ctx
  * arguments are ignored (one context).
  */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "libcuda.h"
@@ -102,6 +105,23 @@ static CUresult set_params(struct cudaMemsetParams *out, const CUDA_MEMSET_NODE_
     return CUDA_SUCCESS;
 }
 
+/*
+ * STANDIN_FAIL_GRAPH_NODE=N (tests): the N-th node added through the
+ * driver (any cuGraphAdd*Node but the empty one, counted from 1 across the
+ * process) is refused with CUDA_ERROR_OUT_OF_MEMORY, as a driver out of
+ * memory would refuse it, so that a graph's build fails half-way.
+ */
+static bool node_refused(void)
+{
+    static atomic_long added;
+    static long fail_at = -1;
+    if (fail_at < 0) {
+        const char *v = getenv("STANDIN_FAIL_GRAPH_NODE");
+        fail_at = v ? atol(v) : 0;
+    }
+    return fail_at > 0 && atomic_fetch_add(&added, 1) + 1 == fail_at;
+}
+
 CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 {
     return cu_result(standin_driver_graph_create((RG *)phGraph, flags));
@@ -115,6 +135,8 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph)
 CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                          size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     struct cudaKernelNodeParams rp;
     void *args[STANDIN_MAX_PARAMS];
     CUresult r = kernel_params(&rp, nodeParams, args);
@@ -127,6 +149,8 @@ CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGrap
 CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                       size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     struct cudaMemcpy3DParms rp;
     (void)ctx;
     CUresult r = copy_params(&rp, copyParams);
@@ -140,6 +164,8 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
                                       size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams,
                                       CUcontext ctx)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     struct cudaMemsetParams rp;
     (void)ctx;
     CUresult r = set_params(&rp, memsetParams);
@@ -152,6 +178,8 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
 CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                     size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     if (nodeParams == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     struct cudaHostNodeParams rp = {nodeParams->fn, nodeParams->userData};
@@ -162,6 +190,8 @@ CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
 CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                            size_t numDependencies, CUevent event)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     return cu_result(standin_driver_add_event_node((RN *)phGraphNode, (RG)hGraph, (const RN *)dependencies,
                                                    numDependencies, (cudaEvent_t)event, true));
 }
@@ -169,6 +199,8 @@ CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGr
 CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                          size_t numDependencies, CUevent event)
 {
+    if (node_refused())
+        return CUDA_ERROR_OUT_OF_MEMORY;
     return cu_result(standin_driver_add_event_node((RN *)phGraphNode, (RG)hGraph, (const RN *)dependencies,
                                                    numDependencies, (cudaEvent_t)event, false));
 }

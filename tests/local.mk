@@ -100,6 +100,10 @@ EXTRA_DIST += tests/warmup.sh
 TESTS += tests/geometry.sh
 EXTRA_DIST += tests/geometry.sh
 
+## A graph whose build fails half-way (a node the driver refuses): the program's results, and the next build.
+TESTS += tests/graph_build_error.sh
+EXTRA_DIST += tests/graph_build_error.sh
+
 ## Why nothing was graphed (issue 25, item 4): a loop whose sequences never repeat; the exit summary, the trace,
 ## `reprise report` and observe mode name the first call that differs between two neighbouring ones.
 check_PROGRAMS += tests/scenarios/no_repeat

@@ -557,185 +557,302 @@ static bool record_owed(const struct region_graph *g, const struct record_list *
     return event_untimed(list->calls[i].call.event);
 }
 
-/* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
-struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
-                                        size_t why_len, bool *unsupported)
+/*
+ * One build of a graph from a recorded occurrence: the graph, and what the
+ * build keeps beside it (where each stream's next node goes, the current
+ * call's dependencies).  builder_free releases it all on every path, the
+ * graph too unless builder_take handed it out.
+ */
+struct graph_builder {
+    const struct record_list *list;
+    struct region_graph *g;
+    struct build_order o;
+    cudaGraphNode_t *deps;       /* the current call's dependencies */
+    size_t ndeps;
+    size_t staging_used;         /* the staging buffer's bytes given to staged copies so far */
+    unsigned programmatic_edges; /* programmatic edges made (add_programmatic_edge) */
+};
+
+/* Entries of the arrays with one per recorded call (at least one). */
+static size_t per_call(const struct record_list *list)
 {
-    *unsupported = false;
-    size_t per_call = list->count ? list->count : 1; /* entries of the arrays with one per recorded call */
-    struct region_graph *g = calloc(1, sizeof *g);
-    if (g == NULL || (g->nodes = calloc(per_call, sizeof *g->nodes)) == NULL) {
-        free(g);
-        say_why(why, why_len, "out of memory");
-        return NULL;
-    }
+    return list->count ? list->count : 1;
+}
+
+/* Starts a build: the graph, its per-call arrays, each launch's parameter block placed; false if out of memory. */
+static bool builder_init(struct graph_builder *b, const struct record_list *list, unsigned max_instances)
+{
+    *b = (struct graph_builder){.list = list};
+    struct region_graph *g = b->g = calloc(1, sizeof *g);
+    if (g == NULL || (g->nodes = calloc(per_call(list), sizeof *g->nodes)) == NULL)
+        return false;
     g->count = list->count;
-    g->differ = calloc(per_call, sizeof *g->differ);
-    g->args_at = calloc(per_call, sizeof *g->args_at);
+    g->differ = calloc(per_call(list), sizeof *g->differ);
+    g->args_at = calloc(per_call(list), sizeof *g->args_at);
     g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
                                                                                    : max_instances;
-    for (unsigned i = 0; g->args_at && i < list->count; i++)
+    if (g->differ == NULL || g->args_at == NULL)
+        return false;
+    for (unsigned i = 0; i < list->count; i++)
         if (list->calls[i].call.kind == CALL_LAUNCH) {
             g->nodes[i].args_offset = g->args_at[i] = (uint32_t)g->args_total;
             g->nodes[i].args_size = list->calls[i].layout->total;
             g->args_total += g->nodes[i].args_size;
         }
-    if (g->differ == NULL || g->args_at == NULL || !instance_alloc(g, &g->built)) {
-        discard_unbuilt(g);
-        say_why(why, why_len, "out of memory");
-        return NULL;
-    }
-    struct build_order o = {0};
-    if (!index_streams(g, list, &o)) {
-        say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
-        *unsupported = true;
-        discard_unbuilt(g);
-        return NULL;
-    }
-    CUresult err = DEVICE_CALL(cuCtxGetCurrent, &g->context);
-    if (err == CUDA_SUCCESS && !kernels_of_context(list, g->context)) {
-        say_why(why, why_len, "it launches a kernel in a second context (another device), where the shim graphs "
-                              "nothing yet");
-        *unsupported = true;
-        discard_unbuilt(g);
-        return NULL;
-    }
-    if (err == CUDA_SUCCESS)
-        err = DEVICE_CALL(cuGraphCreate, &g->graph, 0);
+    return instance_alloc(g, &g->built);
+}
+
+/*
+ * Makes the build's side arrays and the graph's event lists; false if out
+ * of memory.  Without room to leave records out (ahead), they stay nodes.
+ */
+static bool builder_alloc(struct graph_builder *b)
+{
+    struct build_order *o = &b->o;
+    struct region_graph *g = b->g;
+    size_t n = per_call(b->list);
     /* Each wait hands on at most the dependencies its stream had gathered: bounded by all nodes. */
-    o.extra_capacity = (size_t)list->count * (GRAPH_STREAMS_MAX + 2) + 4;
-    o.extra = calloc(o.extra_capacity, sizeof *o.extra);
-    o.extra_stream = calloc(o.extra_capacity, sizeof *o.extra_stream);
-    o.ahead = calloc(o.extra_capacity, sizeof *o.ahead);
-    o.ahead_at = calloc(per_call, sizeof *o.ahead_at);
-    o.ahead_n = calloc(per_call, sizeof *o.ahead_n);
-    g->owed = calloc(per_call, sizeof *g->owed);
-    g->waited = calloc(per_call, sizeof *g->waited);
-    g->recorded = calloc(per_call, sizeof *g->recorded);
-    if (o.ahead == NULL || o.ahead_at == NULL || o.ahead_n == NULL) {
-        free(o.ahead); /* no room to leave records out: they stay nodes */
-        o.ahead = NULL;
+    o->extra_capacity = (size_t)b->list->count * (GRAPH_STREAMS_MAX + 2) + 4;
+    o->extra = calloc(o->extra_capacity, sizeof *o->extra);
+    o->extra_stream = calloc(o->extra_capacity, sizeof *o->extra_stream);
+    o->ahead = calloc(o->extra_capacity, sizeof *o->ahead);
+    o->ahead_at = calloc(n, sizeof *o->ahead_at);
+    o->ahead_n = calloc(n, sizeof *o->ahead_n);
+    g->owed = calloc(n, sizeof *g->owed);
+    g->waited = calloc(n, sizeof *g->waited);
+    g->recorded = calloc(n, sizeof *g->recorded);
+    if (o->ahead == NULL || o->ahead_at == NULL || o->ahead_n == NULL) {
+        free(o->ahead);
+        o->ahead = NULL;
     }
-    cudaGraphNode_t *deps = calloc(o.extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *deps);
-    size_t staging_used = 0;
-    unsigned programmatic_edges = 0;
-    if (o.extra == NULL || o.extra_stream == NULL || deps == NULL || g->owed == NULL || g->waited == NULL ||
-        g->recorded == NULL)
-        err = CUDA_ERROR_OUT_OF_MEMORY;
+    b->deps = calloc(o->extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *b->deps);
+    return o->extra && o->extra_stream && b->deps && g->owed && g->waited && g->recorded;
+}
 
-    /* Copies need the staging buffer's address: size it first. */
-    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++)
-        if (list->calls[i].staged)
-            g->staging_size += align16(list->calls[i].call.bytes);
-    if (err == CUDA_SUCCESS && g->staging_size) {
-        err = DEVICE_CALL(cuMemAllocHost_v2, (void **)&g->staging, g->staging_size);
-        if (err == CUDA_SUCCESS)
-            err = private_event(&g->staging_free);
-    }
+/* Allocates the staging buffer of the staged copies (their nodes need its address) and the event guarding it. */
+static CUresult builder_stage(struct graph_builder *b)
+{
+    struct region_graph *g = b->g;
+    for (unsigned i = 0; i < b->list->count; i++)
+        if (b->list->calls[i].staged)
+            g->staging_size += align16(b->list->calls[i].call.bytes);
+    if (g->staging_size == 0)
+        return CUDA_SUCCESS;
+    CUresult err = DEVICE_CALL(cuMemAllocHost_v2, (void **)&g->staging, g->staging_size);
+    return err == CUDA_SUCCESS ? private_event(&g->staging_free) : err;
+}
 
-    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++) {
-        const struct recorded *r = &list->calls[i];
-        unsigned si = (unsigned)stream_index(g, r->call.stream);
-        size_t ndeps = 0;
-        add_position(&o, si, true, deps, &ndeps);
-        if (r->call.kind == CALL_EVENT_WAIT) {
-            /* An event recorded earlier in the region is an edge; one recorded before it is a wait node. */
-            cudaGraphNode_t recorded_at = NULL;
-            const cudaGraphNode_t *ahead = NULL; /* a record left out: what it followed */
-            unsigned ahead_n = 0;
-            for (unsigned j = i; j-- > 0;)
-                if (list->calls[j].call.kind == CALL_EVENT_RECORD && list->calls[j].call.event == r->call.event) {
-                    recorded_at = g->nodes[j].node;
-                    if (recorded_at == NULL)
-                        ahead = o.ahead + o.ahead_at[j], ahead_n = o.ahead_n[j];
-                    break;
-                }
-            if ((recorded_at || ahead) && o.extra_count + 1 + ahead_n + ndeps <= o.extra_capacity) {
-                g->nodes[i].kind = CALL_EVENT_WAIT;
-                g->nodes[i].node = NULL;
-                if (recorded_at) {
-                    o.extra[o.extra_count] = recorded_at;
-                    o.extra_stream[o.extra_count++] = si;
-                }
-                for (unsigned k = 0; k < ahead_n; k++) {
-                    o.extra[o.extra_count] = ahead[k];
-                    o.extra_stream[o.extra_count++] = si;
-                }
-                /* The dependencies gathered for this call carry over to the stream's next node. */
-                for (size_t d = 0; d < ndeps; d++) {
-                    o.extra[o.extra_count] = deps[d];
-                    o.extra_stream[o.extra_count++] = si;
-                }
-                o.tail[si] = NULL;
-                continue;
-            }
+/* The copy parameters of a recorded copy's node gn: a staged copy reads its place in the staging buffer. */
+static CUDA_MEMCPY3D copy_node_params(const struct region_graph *g, const struct graph_node *gn,
+                                      const struct recorded *r)
+{
+    const void *src = r->staged ? (const void *)(g->staging + gn->staging_offset) : r->call.src;
+    return copy_params(r->call.dst, src, r->call.bytes);
+}
+
+/* Adds the node of recorded call i, a copy, after deps (add_node gave it its place in the staging buffer). */
+static CUresult add_copy_node(struct region_graph *g, const struct recorded *r, unsigned i,
+                              const cudaGraphNode_t *deps, size_t ndeps)
+{
+    struct graph_node *gn = &g->nodes[i];
+    CUDA_MEMCPY3D p = copy_node_params(g, gn, r);
+    return DEVICE_CALL(cuGraphAddMemcpyNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
+}
+
+/* Hands node on to stream si's next node: it must follow node too. */
+static void hand_on(struct build_order *o, unsigned si, cudaGraphNode_t node)
+{
+    o->extra[o->extra_count] = node;
+    o->extra_stream[o->extra_count++] = si;
+}
+
+/*
+ * Recorded call i, an event wait on stream si, as an edge when the event
+ * was recorded earlier in the region (a node, or a record left out): no
+ * node; the stream's next node follows the record and the dependencies
+ * gathered for the wait.  False if it is a wait node (the event recorded
+ * before the region, or no room left).
+ */
+static bool builder_wait_as_edge(struct graph_builder *b, unsigned i, unsigned si)
+{
+    const struct record_list *list = b->list;
+    struct build_order *o = &b->o;
+    cudaGraphNode_t recorded_at = NULL;
+    const cudaGraphNode_t *ahead = NULL; /* a record left out: what it followed */
+    unsigned ahead_n = 0;
+    for (unsigned j = i; j-- > 0;)
+        if (list->calls[j].call.kind == CALL_EVENT_RECORD && list->calls[j].call.event == list->calls[i].call.event) {
+            recorded_at = b->g->nodes[j].node;
+            if (recorded_at == NULL)
+                ahead = o->ahead + o->ahead_at[j], ahead_n = o->ahead_n[j];
+            break;
         }
-        add_legacy_barrier(&o, g->stream_count, si, deps, &ndeps);
-        if (r->call.kind == CALL_EVENT_WAIT && g->waited)
-            add_event(g->waited, &g->waited_count, r->call.event); /* a wait node: recorded before the region */
-        if (r->call.kind == CALL_EVENT_RECORD && g->recorded)
-            add_event(g->recorded, &g->recorded_count, r->call.event);
-        if (r->call.kind == CALL_EVENT_RECORD && record_owed(g, list, i, &o, ndeps)) {
-            /* No node: the stream's next node, and the region's waits on it, follow what it would have. */
-            g->nodes[i].kind = CALL_EVENT_RECORD;
-            g->nodes[i].node = NULL;
-            add_event(g->owed, &g->owed_count, r->call.event);
-            o.ahead_at[i] = o.ahead_count;
-            o.ahead_n[i] = (unsigned)ndeps;
-            for (size_t d = 0; d < ndeps; d++) {
-                o.ahead[o.ahead_count++] = deps[d];
-                o.extra[o.extra_count] = deps[d];
-                o.extra_stream[o.extra_count++] = si;
-            }
-            o.tail[si] = NULL;
-            continue;
-        }
-        cudaGraphNode_t primary = take_primary(&o, si, r, deps, &ndeps);
-        err = add_node(g, list, r, deps, ndeps, i, &staging_used);
-        if (err == CUDA_SUCCESS && primary)
-            err = add_programmatic_edge(g->graph, primary, g->nodes[i].node, &programmatic_edges);
-        if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY) {
-            struct graph_node *gn = &g->nodes[i];
-            const void *src = r->staged ? g->staging + gn->staging_offset : r->call.src;
-            CUDA_MEMCPY3D p = copy_params(r->call.dst, src, r->call.bytes);
-            err = DEVICE_CALL(cuGraphAddMemcpyNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
-        }
-        if (err == CUDA_SUCCESS) {
-            o.tail[si] = g->nodes[i].node;
-            o.tail_kernel[si] = r->call.kind == CALL_LAUNCH;
-        }
+    if ((recorded_at == NULL && ahead == NULL) || o->extra_count + 1 + ahead_n + b->ndeps > o->extra_capacity)
+        return false;
+    b->g->nodes[i].kind = CALL_EVENT_WAIT;
+    b->g->nodes[i].node = NULL;
+    if (recorded_at)
+        hand_on(o, si, recorded_at);
+    for (unsigned k = 0; k < ahead_n; k++)
+        hand_on(o, si, ahead[k]);
+    /* The dependencies gathered for this call carry over to the stream's next node. */
+    for (size_t d = 0; d < b->ndeps; d++)
+        hand_on(o, si, b->deps[d]);
+    o->tail[si] = NULL;
+    return true;
+}
+
+/* Notes the program event of a call that gets a node: a wait's was recorded before the region; a record's. */
+static void note_node_event(struct region_graph *g, const struct call *c)
+{
+    if (c->kind == CALL_EVENT_WAIT && g->waited)
+        add_event(g->waited, &g->waited_count, c->event);
+    if (c->kind == CALL_EVENT_RECORD && g->recorded)
+        add_event(g->recorded, &g->recorded_count, c->event);
+}
+
+/* Leaves recorded call i, an event record on stream si, out (owed): what follows it follows what it would have. */
+static void builder_owe_record(struct graph_builder *b, unsigned i, unsigned si)
+{
+    struct region_graph *g = b->g;
+    struct build_order *o = &b->o;
+    g->nodes[i].kind = CALL_EVENT_RECORD;
+    g->nodes[i].node = NULL;
+    add_event(g->owed, &g->owed_count, b->list->calls[i].call.event);
+    o->ahead_at[i] = o->ahead_count;
+    o->ahead_n[i] = (unsigned)b->ndeps;
+    for (size_t d = 0; d < b->ndeps; d++) {
+        o->ahead[o->ahead_count++] = b->deps[d];
+        hand_on(o, si, b->deps[d]);
     }
-    free(o.extra);
-    free(o.extra_stream);
-    free(o.ahead);
-    free(o.ahead_at);
-    free(o.ahead_n);
-    free(deps);
-    if (err == CUDA_SUCCESS && programmatic_edges)
+    o->tail[si] = NULL;
+}
+
+/* Adds recorded call i's node on stream si after its dependencies, and its programmatic edge: the stream's tail. */
+static CUresult builder_add_node(struct graph_builder *b, unsigned i, unsigned si)
+{
+    struct region_graph *g = b->g;
+    const struct recorded *r = &b->list->calls[i];
+    cudaGraphNode_t primary = take_primary(&b->o, si, r, b->deps, &b->ndeps);
+    CUresult err = add_node(g, b->list, r, b->deps, b->ndeps, i, &b->staging_used);
+    if (err == CUDA_SUCCESS && primary)
+        err = add_programmatic_edge(g->graph, primary, g->nodes[i].node, &b->programmatic_edges);
+    if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY)
+        err = add_copy_node(g, r, i, b->deps, b->ndeps);
+    if (err == CUDA_SUCCESS) {
+        b->o.tail[si] = g->nodes[i].node;
+        b->o.tail_kernel[si] = r->call.kind == CALL_LAUNCH;
+    }
+    return err;
+}
+
+/* Places recorded call i in the graph: as an edge, as a record left out, or as a node after what it follows. */
+static CUresult builder_add_call(struct graph_builder *b, unsigned i)
+{
+    const struct recorded *r = &b->list->calls[i];
+    unsigned si = (unsigned)stream_index(b->g, r->call.stream);
+    b->ndeps = 0;
+    add_position(&b->o, si, true, b->deps, &b->ndeps);
+    /* An event recorded earlier in the region is an edge; one recorded before it is a wait node. */
+    if (r->call.kind == CALL_EVENT_WAIT && builder_wait_as_edge(b, i, si))
+        return CUDA_SUCCESS;
+    add_legacy_barrier(&b->o, b->g->stream_count, si, b->deps, &b->ndeps);
+    note_node_event(b->g, &r->call);
+    if (r->call.kind == CALL_EVENT_RECORD && record_owed(b->g, b->list, i, &b->o, b->ndeps)) {
+        builder_owe_record(b, i, si);
+        return CUDA_SUCCESS;
+    }
+    return builder_add_node(b, i, si);
+}
+
+/* Completes a graph whose nodes are all added: its logs, its key, its first instance and its launch's events. */
+static CUresult builder_finish(struct graph_builder *b)
+{
+    struct region_graph *g = b->g;
+    if (b->programmatic_edges)
         log_debug("graph of %u calls on %u streams: %u programmatic dependent launch%s after a kernel node, each "
                   "joined to it by a programmatic edge",
-                  g->count, g->stream_count, programmatic_edges, programmatic_edges == 1 ? "" : "es");
-    if (err == CUDA_SUCCESS && g->owed_count) {
+                  g->count, g->stream_count, b->programmatic_edges, b->programmatic_edges == 1 ? "" : "es");
+    if (g->owed_count) {
         enum stream_kind kind = stream_kind_of(g->streams[0]);
         g->blocking0 = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;
         log_debug("graph of %u calls on %u streams: %u program event%s recorded with no node, owed a record "
                   "after each launch",
                   g->count, g->stream_count, g->owed_count, g->owed_count == 1 ? "" : "s");
     }
-    if (err == CUDA_SUCCESS) {
-        g->built.key = set_key(g, list);
-        (void)seen_before(g, g->built.key);
-        (void)instance_new(g, &err);
-    }
+    g->built.key = set_key(g, b->list);
+    (void)seen_before(g, g->built.key);
+    CUresult err;
+    (void)instance_new(g, &err);
     /* The launch's events, made now: a region that cannot have them is not graphed. */
     if (err == CUDA_SUCCESS)
         err = stream_joins_prepare(&g->joins, g->streams, g->stream_count, g->context);
-    if (err != CUDA_SUCCESS) {
-        say_why(why, why_len, "building the graph failed: %s", libcuda_error_name(err));
-        region_graph_destroy(g);
+    return err;
+}
+
+/* Releases everything the build holds: its side arrays, and the graph unless builder_take handed it out. */
+static void builder_free(struct graph_builder *b)
+{
+    free(b->o.extra);
+    free(b->o.extra_stream);
+    free(b->o.ahead);
+    free(b->o.ahead_at);
+    free(b->o.ahead_n);
+    free(b->deps);
+    region_graph_destroy(b->g); /* the driver's objects made so far, and the graph's arrays */
+    b->g = NULL;
+}
+
+/* Hands out the built graph and releases the rest of the build. */
+static struct region_graph *builder_take(struct graph_builder *b)
+{
+    struct region_graph *g = b->g;
+    b->g = NULL;
+    builder_free(b);
+    return g;
+}
+
+/* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
+struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
+                                        size_t why_len, bool *unsupported)
+{
+    struct graph_builder b;
+    *unsupported = false;
+    if (!builder_init(&b, list, max_instances)) {
+        say_why(why, why_len, "out of memory");
+        builder_free(&b);
         return NULL;
     }
-    return g;
+    if (!index_streams(b.g, list, &b.o)) {
+        say_why(why, why_len, "it uses more than %d streams", GRAPH_STREAMS_MAX);
+        *unsupported = true;
+        builder_free(&b);
+        return NULL;
+    }
+    CUresult err = DEVICE_CALL(cuCtxGetCurrent, &b.g->context);
+    if (err == CUDA_SUCCESS && !kernels_of_context(list, b.g->context)) {
+        say_why(why, why_len, "it launches a kernel in a second context (another device), where the shim graphs "
+                              "nothing yet");
+        *unsupported = true;
+        builder_free(&b);
+        return NULL;
+    }
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuGraphCreate, &b.g->graph, 0);
+    if (!builder_alloc(&b))
+        err = CUDA_ERROR_OUT_OF_MEMORY;
+    if (err == CUDA_SUCCESS)
+        err = builder_stage(&b);
+    for (unsigned i = 0; err == CUDA_SUCCESS && i < list->count; i++)
+        err = builder_add_call(&b, i);
+    if (err == CUDA_SUCCESS)
+        err = builder_finish(&b);
+    if (err != CUDA_SUCCESS) {
+        say_why(why, why_len, "building the graph failed: %s", libcuda_error_name(err));
+        builder_free(&b);
+        return NULL;
+    }
+    return builder_take(&b);
 }
 
 /*
@@ -947,97 +1064,146 @@ static unsigned listed_or_reshaped(struct region_graph *g, const struct graph_in
     return n;
 }
 
-/* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
-int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
-                        cudaError_t *error)
+/* Whether the current context is the graph's: the same calls in another (after cudaSetDevice) are not its work. */
+static CUresult in_graph_context(const struct region_graph *g)
 {
-    int patched = 0;
-    how->made = false;
-    /* The same calls in another context (the legacy stream after cudaSetDevice) are not this graph's work. */
     CUcontext now = NULL;
     CUresult err = DEVICE_CALL(cuCtxGetCurrent, &now);
-    if (err == CUDA_SUCCESS && now != g->context)
-        err = CUDA_ERROR_INVALID_CONTEXT;
-    if (err != CUDA_SUCCESS) {
-        *error = (cudaError_t)err;
-        return -1;
-    }
-    /*
-     * The instance launched last, unless it differs and another is nearer.
-     * Its differing nodes give the occurrence's key; if it stays the one,
-     * they are all it patches.  The engine compared each call with its node
-     * there as it recorded it (list->differ): then nothing is compared here.
-     */
+    return err == CUDA_SUCCESS && now != g->context ? CUDA_ERROR_INVALID_CONTEXT : err;
+}
+
+/* The nodes of in that hold other arguments than the occurrence's, compared one by one: into g->differ; how many. */
+static unsigned differing_nodes(struct region_graph *g, const struct graph_instance *in, const struct record_list *list)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < g->count; i++)
+        if (node_differs(g, in, i, list))
+            g->differ[n++] = i;
+    return n;
+}
+
+/*
+ * The instance to launch for an occurrence, and its nodes to patch
+ * (*nodes[0..*count)): the instance launched last, unless it differs and
+ * another is nearer.  Its differing nodes give the occurrence's key; if it
+ * stays the one, they are all it patches.  The engine compared each call
+ * with its node there as it recorded it (list->differ): then nothing is
+ * compared here.  *made: a new instance.
+ */
+static struct graph_instance *instance_to_launch(struct region_graph *g, const struct record_list *list, bool *made,
+                                                 const unsigned **nodes, unsigned *count)
+{
     struct graph_instance *in = &g->instances[g->last];
-    const unsigned *nodes = g->differ;
-    unsigned differ = 0;
+    const unsigned *listed = g->differ;
+    unsigned differ;
     if (list->differ_graph == g && list->count == g->count && g->shape_varies) {
         differ = listed_or_reshaped(g, in, list);
     } else if (list->differ_graph == g && list->count == g->count) {
-        nodes = list->differ;
+        listed = list->differ;
         differ = list->differ_count;
     } else {
-        for (unsigned i = 0; i < g->count; i++)
-            if (node_differs(g, in, i, list))
-                g->differ[differ++] = i;
+        differ = differing_nodes(g, in, list);
     }
+    *nodes = listed;
+    *count = differ;
+    if (differ == 0 || g->max_instances <= 1)
+        return in;
     uint64_t key = in->key;
-    for (unsigned k = 0; k < differ && g->max_instances > 1; k++)
-        key ^= instance_hash(g, in, nodes[k]) ^ occurrence_hash(g, list, nodes[k]);
-    struct graph_instance *chosen = in;
-    if (differ && g->max_instances > 1)
-        chosen = choose_instance(g, list, key, &how->made);
+    for (unsigned k = 0; k < differ; k++)
+        key ^= instance_hash(g, in, listed[k]) ^ occurrence_hash(g, list, listed[k]);
+    struct graph_instance *chosen = choose_instance(g, list, key, made);
     if (chosen != in) {
-        in = chosen;
-        nodes = g->differ;
-        differ = 0;
-        for (unsigned i = 0; i < g->count; i++)
-            if (node_differs(g, in, i, list))
-                g->differ[differ++] = i;
+        *nodes = g->differ;
+        *count = differing_nodes(g, chosen, list);
     }
-    for (unsigned k = 0; k < differ && err == CUDA_SUCCESS; k++) {
+    return chosen;
+}
+
+/* Patches nodes[0..count) of in to the occurrence's arguments, up to the first that fails (*err); how many tried. */
+static int patch_nodes(struct region_graph *g, struct graph_instance *in, const struct record_list *list,
+                       const unsigned *nodes, unsigned count, CUresult *err)
+{
+    int patched = 0;
+    for (unsigned k = 0; k < count && *err == CUDA_SUCCESS; k++) {
         unsigned i = nodes[k];
-        err = patch_node(g, in, i, list);
-        if (err != CUDA_SUCCESS) {
+        *err = patch_node(g, in, i, list);
+        if (*err != CUDA_SUCCESS) {
             log_debug("patching node %u (%s) failed: %s", i, call_kind_name(g->nodes[i].kind),
-                      libcuda_error_name(err));
+                      libcuda_error_name(*err));
             in->key = ~in->key; /* it holds part of the set: no key of one */
         }
         patched++;
     }
-    if (err == CUDA_SUCCESS && g->staging) {
-        /* The previous launch, of any instance, may still be reading the staging buffer. */
-        err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
-        for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
-            if (list->calls[i].staged)
-                memcpy(g->staging + g->nodes[i].staging_offset, record_bytes(list, &list->calls[i]),
-                       list->calls[i].call.bytes);
-    }
-    if (err == CUDA_SUCCESS)
-        owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count, g->waited,
-                                   g->waited_count);
-    if (err == CUDA_SUCCESS)
-        err = stream_joins_before(&g->joins, g->streams, g->stream_count);
+    return patched;
+}
+
+/* Copies the occurrence's staged bytes into the staging buffer, once the previous launch has stopped reading it. */
+static CUresult refill_staging(struct region_graph *g, const struct record_list *list)
+{
+    /* The previous launch, of any instance, may still be reading the staging buffer. */
+    CUresult err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
+    for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
+        if (list->calls[i].staged)
+            memcpy(g->staging + g->nodes[i].staging_offset, record_bytes(list, &list->calls[i]),
+                   list->calls[i].call.bytes);
+    return err;
+}
+
+/* Submits in on the region's streams: the records owed before it, the joins into streams[0], the graph launch. */
+static CUresult submit_instance(struct region_graph *g, struct graph_instance *in)
+{
+    owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count, g->waited,
+                               g->waited_count);
+    CUresult err = stream_joins_before(&g->joins, g->streams, g->stream_count);
     if (err == CUDA_SUCCESS) {
         err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
         if (err != CUDA_SUCCESS)
             log_debug("cuGraphLaunch failed: %s", libcuda_error_name(err));
     }
+    return err;
+}
+
+/* After a launch: the staging buffer's readers marked, the joins back to the other streams, the records owed. */
+static CUresult after_launch(struct region_graph *g)
+{
+    CUresult err = CUDA_SUCCESS;
+    if (g->staging)
+        err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
+    if (err == CUDA_SUCCESS)
+        err = stream_joins_after(&g->joins, g->streams, g->stream_count);
+    if (g->owed_count) {
+        CUresult owed = owed_records_note(g->owed, g->owed_count, g->streams[0], g->context, g->blocking0);
+        err = err == CUDA_SUCCESS ? owed : err;
+    }
+    return err;
+}
+
+/* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
+int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
+                        cudaError_t *error)
+{
+    how->made = false;
+    CUresult err = in_graph_context(g);
+    if (err != CUDA_SUCCESS) {
+        *error = (cudaError_t)err;
+        return -1;
+    }
+    const unsigned *nodes;
+    unsigned count;
+    struct graph_instance *in = instance_to_launch(g, list, &how->made, &nodes, &count);
+    int patched = patch_nodes(g, in, list, nodes, count, &err);
+    if (err == CUDA_SUCCESS && g->staging)
+        err = refill_staging(g, list);
+    if (err == CUDA_SUCCESS)
+        err = submit_instance(g, in);
     bool launched = err == CUDA_SUCCESS;
     if (launched) {
         g->last = (unsigned)(in - g->instances);
         in->last_used = ++g->clock;
+        err = after_launch(g);
     }
     how->instance = (unsigned)(in - g->instances);
     how->instances = g->instance_count;
-    if (launched && g->staging)
-        err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
-    if (launched && err == CUDA_SUCCESS)
-        err = stream_joins_after(&g->joins, g->streams, g->stream_count);
-    if (launched && g->owed_count) {
-        CUresult owed = owed_records_note(g->owed, g->owed_count, g->streams[0], g->context, g->blocking0);
-        err = err == CUDA_SUCCESS ? owed : err;
-    }
     *error = (cudaError_t)err; /* the codes both APIs share agree */
     if (launched && err != CUDA_SUCCESS) {
         /* The work is submitted; only the joins after it failed.  Owe the error rather than resubmit. */
