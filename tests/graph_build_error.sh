@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # A graph whose build fails half-way (region_graph.c's builder): the driver stand-in refuses the N-th node
-# added (STANDIN_FAIL_GRAPH_NODE=N, tests/standin/libcuda_graph.c), once.  fork_join (16 calls on 3 streams,
+# added (STANDIN_FAIL_GRAPH_NODE=N, standin/libcuda_graph.c), once.  fork_join (16 calls on 3 streams,
 # kernels, copies and events) and pageable_h2d (staged copies: the staging buffer is allocated before the
 # nodes) must exit 0 and print what they print without the shim; the log says why the region was not
 # graphed, and the region's next build, from what the failed one left, is replayed.
