@@ -224,33 +224,44 @@ CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list
     }
 }
 
-/* Patches node of exec to recorded call r's arguments; CUDA_SUCCESS or the error (see node_kinds.h). */
+/* Patches node of exec to recorded call r's arguments, and st and args to what it holds then (see node_kinds.h). */
 CUresult node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
-                    const struct recorded *r, const void *staged_src)
+                    const struct recorded *r, const void *staged_src, struct node_state *st, unsigned char *args,
+                    uint32_t size)
 {
     const struct call *c = &r->call;
+    CUresult err;
     switch (c->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
         record_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
-        return DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, exec, node, &p);
+        err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, exec, node, &p);
+        if (err == CUDA_SUCCESS)
+            memcpy(args, record_bytes(list, r), size);
+        break;
     }
     case CALL_COPY: {
         CUDA_MEMCPY3D p = copy_params(c->dst, r->staged ? staged_src : c->src, c->bytes);
-        return DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, exec, node, &p, context);
+        err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, exec, node, &p, context);
+        break;
     }
     case CALL_SET: {
         CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        return DEVICE_CALL(cuGraphExecMemsetNodeSetParams, exec, node, &p, context);
+        err = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, exec, node, &p, context);
+        break;
     }
     case CALL_HOST_FUNC: {
         CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        return DEVICE_CALL(cuGraphExecHostNodeSetParams, exec, node, &p);
+        err = DEVICE_CALL(cuGraphExecHostNodeSetParams, exec, node, &p);
+        break;
     }
     default:
         return CUDA_SUCCESS; /* event nodes: the event is part of the signature */
     }
+    if (err == CUDA_SUCCESS)
+        node_state_of(r, st);
+    return err;
 }
 
 /* A node API's function and its per-thread default stream twin, through the runtime's door or the driver's. */

@@ -230,10 +230,12 @@ CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list
 /*
  * Patches node of exec to recorded call r's arguments (a staged copy reads
  * staged_src, its place in the staging buffer); CUDA_SUCCESS or the error.
- * An event node never differs: CUDA_SUCCESS.
+ * Patched, st holds them, and a launch's parameter block args (size
+ * bytes) its parameters.  An event node never differs: CUDA_SUCCESS.
  */
 CUresult node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
-                    const struct recorded *r, const void *staged_src);
+                    const struct recorded *r, const void *staged_src, struct node_state *st, unsigned char *args,
+                    uint32_t size);
 
 /* Submits recorded call r of list as the program made it, on stream, through its own door: record_forward's. */
 cudaError_t node_resubmit(const struct record_list *list, const struct recorded *r, cudaStream_t stream);

@@ -630,13 +630,8 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
     const struct graph_node *gn = &g->nodes[i];
     const struct recorded *r = &list->calls[i];
     const void *staged_src = r->staged ? g->staging + gn->staging_offset : NULL;
-    CUresult err = node_patch(in->exec, gn->node, g->context, list, r, staged_src);
-    if (err == CUDA_SUCCESS) {
-        if (gn->args_size)
-            memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
-        node_state_of(r, &in->state[i]);
-    }
-    return err;
+    return node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i], in->args + gn->args_offset,
+                      gn->args_size);
 }
 
 /*
