@@ -42,13 +42,12 @@ bool interacts(const struct tracker *t, const struct call *c)
         return false;
     /* Anything else but stream work and stream or event waits is device-wide: syncs, allocations, frees,
        graphs, other copies. */
-    unsigned on_streams = CALL_KINDS_NODE | (1u << CALL_STREAM_SYNC) | (1u << CALL_QUERY) |
-                          (1u << CALL_EVENT_SYNC) | (1u << CALL_EVENT_QUERY);
+    unsigned on_streams = CALL_KINDS_ON_STREAM | CALL_KINDS_ON_EVENT;
     if (!call_kind_in(c->kind, on_streams))
         return true;
     if (t->held_everything)
         return true;
-    bool has_stream = c->kind != CALL_EVENT_SYNC && c->kind != CALL_EVENT_QUERY;
+    bool has_stream = call_kind_in(c->kind, CALL_KINDS_ON_STREAM);
     /* The legacy stream waits for, and is waited for by, every blocking stream. */
     if (has_stream && c->stream == cudaStreamLegacy)
         return true;
@@ -58,8 +57,7 @@ bool interacts(const struct tracker *t, const struct call *c)
         if (t->held_streams[i] == (const void *)cudaStreamLegacy ||
             (same_stream_possible && t->held_streams[i] == c->stream))
             return true;
-    bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
-                     c->kind == CALL_EVENT_QUERY;
+    bool has_event = call_kind_in(c->kind, CALL_KINDS_ON_EVENT);
     for (unsigned i = 0; has_event && i < t->held_event_count; i++)
         if (t->held_events[i] == c->event)
             return true;
@@ -69,8 +67,7 @@ bool interacts(const struct tracker *t, const struct call *c)
 /* Whether a call of kind names an event (records, waits, event syncs and queries). */
 static bool names_event(enum call_kind kind)
 {
-    return kind == CALL_EVENT_RECORD || kind == CALL_EVENT_WAIT || kind == CALL_EVENT_SYNC ||
-           kind == CALL_EVENT_QUERY;
+    return (unsigned)kind < CALL_KIND_COUNT && call_kind_in(kind, CALL_KINDS_ON_EVENT);
 }
 
 /* What call c touches (into x). */
@@ -113,11 +110,10 @@ static bool legacy_orders(cudaStream_t a, cudaStream_t b, struct kind_memo *memo
  */
 static bool hands_over(const struct tracker *t, const struct touch *x)
 {
-    unsigned on_streams = CALL_KINDS_NODE | (1u << CALL_STREAM_SYNC) | (1u << CALL_QUERY) |
-                          (1u << CALL_EVENT_SYNC) | (1u << CALL_EVENT_QUERY);
+    unsigned on_streams = CALL_KINDS_ON_STREAM | CALL_KINDS_ON_EVENT;
     if (!call_kind_in(x->kind, on_streams))
         return false;
-    bool has_stream = x->kind != CALL_EVENT_SYNC && x->kind != CALL_EVENT_QUERY;
+    bool has_stream = call_kind_in(x->kind, CALL_KINDS_ON_STREAM);
     bool has_event = names_event(x->kind);
     unsigned end = t->region ? t->observed_count : t->observed_stored;
     unsigned first = end > HANDOVER_LOOKBACK ? end - HANDOVER_LOOKBACK : 0;
