@@ -140,16 +140,21 @@ static inline enum call_target call_kind_target(enum call_kind kind)
     }
 }
 
+/* A call's target, by the target column: the field each names. */
+#define CALL_TARGET_FIELD_NONE(c) 0
+#define CALL_TARGET_FIELD_KERNEL(c) (uint64_t)(uintptr_t)(c)->func
+#define CALL_TARGET_FIELD_HOST_FUNC(c) (uint64_t)(uintptr_t)(c)->host_fn
+#define CALL_TARGET_FIELD_EVENT(c) (uint64_t)(uintptr_t)(c)->event
+
 /* The target of a call as its signature has it: a launch's kernel, a host function, an event; 0 for others. */
 static inline uint64_t call_target(const struct call *c)
 {
-    switch (call_kind_target(c->kind)) {
-    case CALL_TARGET_KERNEL:
-        return (uint64_t)(uintptr_t)c->func;
-    case CALL_TARGET_HOST_FUNC:
-        return (uint64_t)(uintptr_t)c->host_fn;
-    case CALL_TARGET_EVENT:
-        return (uint64_t)(uintptr_t)c->event;
+    switch (c->kind) {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target)                    \
+    case CALL_##kind:                                                                                      \
+        return CALL_TARGET_FIELD_##target(c);
+#include "call_kinds.def"
+#undef CALL_KIND
     default:
         return 0;
     }

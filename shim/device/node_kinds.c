@@ -168,25 +168,6 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
     }
 }
 
-/* The memset parameters of a recorded set: a byte memset for the runtime's, 1, 2 or 4-byte elements for the driver's. */
-static CUDA_MEMSET_NODE_PARAMS memset_params(const struct call *c)
-{
-    unsigned size = c->element_size ? c->element_size : 1;
-    unsigned value = size == 1 ? (unsigned char)c->value : size == 2 ? (unsigned short)c->value : (unsigned)c->value;
-    return (CUDA_MEMSET_NODE_PARAMS){.dst = (CUdeviceptr)(uintptr_t)c->dst, .pitch = 0, .value = value,
-                                     .elementSize = size, .width = c->bytes / size, .height = 1};
-}
-
-/* A kernel node's parameters for a recorded launch, its parameters in argv. */
-static CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void **argv)
-{
-    const struct call *c = &r->call;
-    return (CUDA_KERNEL_NODE_PARAMS){.func = r->layout->function, .gridDimX = c->grid.x, .gridDimY = c->grid.y,
-                                     .gridDimZ = c->grid.z, .blockDimX = c->block.x, .blockDimY = c->block.y,
-                                     .blockDimZ = c->block.z, .sharedMemBytes = (unsigned)c->shared_mem,
-                                     .kernelParams = argv};
-}
-
 /* Adds the node of recorded call r to graph, after deps; *node (a copy's: region_graph_build's, see node_kinds.h). */
 CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list *list, const struct recorded *r,
                   const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node)
@@ -222,46 +203,6 @@ CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list
     default:
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-}
-
-/* Patches node of exec to recorded call r's arguments, and st and args to what it holds then (see node_kinds.h). */
-CUresult node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
-                    const struct recorded *r, const void *staged_src, struct node_state *st, unsigned char *args,
-                    uint32_t size)
-{
-    const struct call *c = &r->call;
-    CUresult err;
-    switch (c->kind) {
-    case CALL_LAUNCH: {
-        void *argv[KERNEL_PARAMS_MAX];
-        record_kernel_argv(list, r, argv);
-        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
-        err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, exec, node, &p);
-        if (err == CUDA_SUCCESS)
-            memcpy(args, record_bytes(list, r), size);
-        break;
-    }
-    case CALL_COPY: {
-        CUDA_MEMCPY3D p = copy_params(c->dst, r->staged ? staged_src : c->src, c->bytes);
-        err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, exec, node, &p, context);
-        break;
-    }
-    case CALL_SET: {
-        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        err = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, exec, node, &p, context);
-        break;
-    }
-    case CALL_HOST_FUNC: {
-        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        err = DEVICE_CALL(cuGraphExecHostNodeSetParams, exec, node, &p);
-        break;
-    }
-    default:
-        return CUDA_SUCCESS; /* event nodes: the event is part of the signature */
-    }
-    if (err == CUDA_SUCCESS)
-        node_state_of(r, st);
-    return err;
 }
 
 /* A node API's function and its per-thread default stream twin, through the runtime's door or the driver's. */

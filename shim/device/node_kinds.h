@@ -12,9 +12,10 @@
  * The kinds whose calls can be graph nodes (CALL_KINDS_NODE: LAUNCH, COPY,
  * SET, HOST_FUNC, EVENT_RECORD, EVENT_WAIT) are kept, compared, made into
  * nodes, patched and resubmitted each its own way: each operation is one
- * switch over the kind, here (the ones a replay runs for every node,
- * inline) and in node_kinds.c, whose default is the kinds that are no
- * node.  A new node kind is a case in each.  Also written here, by kind:
+ * switch over the kind, here for what a replay does for every node (its
+ * state, hash, compare and patch: inline) and in node_kinds.c for the
+ * rest, whose default is the kinds that are no node.  A new node kind is
+ * a case in each.  Also written here, by kind:
  * what a call keeps and its signature (record.h's record_append_any and
  * call_signature), the node itself (region_graph.c), the resubmission
  * (record.h's record_forward).  Every call goes through libcuda.
@@ -38,30 +39,39 @@ struct node_state {
     CUfunction function; /* LAUNCH: another kernel of the same parameter layout may take the node */
 };
 
+/* What a launch's kernel node holds for recorded launch r (its parameters apart): its geometry and kernel. */
+static inline void launch_state_of(const struct recorded *r, struct node_state *st)
+{
+    const struct call *c = &r->call;
+    st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
+    st->function = r->layout->function;
+}
+
+/* What a copy's node holds for recorded copy r: a staged copy's source is the graph's staging buffer. */
+static inline void copy_state_of(const struct recorded *r, struct node_state *st)
+{
+    st->dst = r->call.dst;
+    st->src = r->staged ? NULL : r->call.src;
+    st->bytes = r->call.bytes;
+}
+
+/* What a set's node holds for recorded set r. */
+static inline void set_state_of(const struct recorded *r, struct node_state *st)
+{
+    st->dst = r->call.dst;
+    st->value = r->call.value;
+    st->bytes = r->call.bytes;
+}
+
 /* What a node of recorded call r's kind holds for it (st's other fields are left as they are). */
 static inline void node_state_of(const struct recorded *r, struct node_state *st)
 {
-    const struct call *c = &r->call;
-    switch (c->kind) {
-    case CALL_LAUNCH:
-        st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
-        st->function = r->layout->function;
-        return;
-    case CALL_COPY:
-        st->dst = c->dst;
-        st->src = r->staged ? NULL : c->src; /* a staged copy's source is the graph's staging buffer */
-        st->bytes = c->bytes;
-        return;
-    case CALL_SET:
-        st->dst = c->dst;
-        st->value = c->value;
-        st->bytes = c->bytes;
-        return;
-    case CALL_HOST_FUNC:
-        st->host_data = c->host_data;
-        return;
-    default:
-        return; /* event nodes: the event is part of the signature */
+    switch (r->call.kind) {
+    case CALL_LAUNCH: launch_state_of(r, st); return;
+    case CALL_COPY: copy_state_of(r, st); return;
+    case CALL_SET: set_state_of(r, st); return;
+    case CALL_HOST_FUNC: st->host_data = r->call.host_data; return;
+    default: return; /* event nodes: the event is part of the signature */
     }
 }
 
@@ -113,8 +123,8 @@ static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
 
 /*
  * The hash of node i, of kind, holding st and (a launch) the parameter
- * block args of size bytes: the same for an occurrence's call
- * (node_state_of) as for an instance that holds its arguments.
+ * block args of size bytes: the same as node_call_hash's for the recorded
+ * call that it holds the arguments of.
  */
 static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_kind kind, unsigned i,
                                                                       const struct node_state *st,
@@ -128,6 +138,28 @@ static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_
     case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
     default: return 0; /* event nodes: the event is part of the signature */
+    }
+}
+
+/*
+ * The hash of node i, of kind, for recorded call r of list (a launch's
+ * parameter block: size bytes): node_state_hash's for what the node holds
+ * then (node_state_of), hashed where the call has it, with no state built
+ * on a replay's way.
+ */
+static inline __attribute__((always_inline)) uint64_t node_call_hash(enum call_kind kind, unsigned i,
+                                                                     const struct record_list *list,
+                                                                     const struct recorded *r, uint32_t size)
+{
+    const struct call *c = &r->call;
+    switch (kind) {
+    case CALL_LAUNCH:
+        return bytes_hash(i, record_bytes(list, r), size) ^
+               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem) ^ (uintptr_t)r->layout->function);
+    case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
+    case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
+    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data, 0);
+    default: return 0;
     }
 }
 
@@ -205,6 +237,73 @@ static inline CUDA_MEMCPY3D copy_params(void *dst, const void *src, size_t bytes
                            .WidthInBytes = bytes, .Height = 1, .Depth = 1};
 }
 
+/* A recorded set's memset parameters: a byte memset for the runtime's, 1, 2 or 4-byte elements for the driver's. */
+static inline CUDA_MEMSET_NODE_PARAMS memset_params(const struct call *c)
+{
+    unsigned size = c->element_size ? c->element_size : 1;
+    unsigned value = size == 1 ? (unsigned char)c->value : size == 2 ? (unsigned short)c->value : (unsigned)c->value;
+    return (CUDA_MEMSET_NODE_PARAMS){.dst = (CUdeviceptr)(uintptr_t)c->dst, .pitch = 0, .value = value,
+                                     .elementSize = size, .width = c->bytes / size, .height = 1};
+}
+
+/* A kernel node's parameters for a recorded launch, its parameters in argv. */
+static inline CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void **argv)
+{
+    const struct call *c = &r->call;
+    return (CUDA_KERNEL_NODE_PARAMS){.func = r->layout->function, .gridDimX = c->grid.x, .gridDimY = c->grid.y,
+                                     .gridDimZ = c->grid.z, .blockDimX = c->block.x, .blockDimY = c->block.y,
+                                     .blockDimZ = c->block.z, .sharedMemBytes = (unsigned)c->shared_mem,
+                                     .kernelParams = argv};
+}
+
+/*
+ * Patches node of exec to recorded call r's arguments (a staged copy reads
+ * staged_src, its place in the staging buffer); CUDA_SUCCESS or the error.
+ * Patched, st holds them (a launch's parameters are the caller's to copy:
+ * region_graph.c keeps them).  An event node never differs: CUDA_SUCCESS.
+ */
+static inline __attribute__((always_inline)) CUresult
+node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
+           const struct recorded *r, const void *staged_src, struct node_state *st)
+{
+    const struct call *c = &r->call;
+    CUresult err;
+    switch (c->kind) {
+    case CALL_LAUNCH: {
+        void *argv[KERNEL_PARAMS_MAX];
+        record_kernel_argv(list, r, argv);
+        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
+        err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, exec, node, &p);
+        if (err == CUDA_SUCCESS)
+            launch_state_of(r, st);
+        return err;
+    }
+    case CALL_COPY: {
+        CUDA_MEMCPY3D p = copy_params(c->dst, r->staged ? staged_src : c->src, c->bytes);
+        err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, exec, node, &p, context);
+        if (err == CUDA_SUCCESS)
+            copy_state_of(r, st);
+        return err;
+    }
+    case CALL_SET: {
+        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
+        err = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, exec, node, &p, context);
+        if (err == CUDA_SUCCESS)
+            set_state_of(r, st);
+        return err;
+    }
+    case CALL_HOST_FUNC: {
+        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
+        err = DEVICE_CALL(cuGraphExecHostNodeSetParams, exec, node, &p);
+        if (err == CUDA_SUCCESS)
+            st->host_data = c->host_data;
+        return err;
+    }
+    default:
+        return CUDA_SUCCESS; /* event nodes: the event is part of the signature */
+    }
+}
+
 /*
  * Keeps call in record slot r of list (the slot's other fields reset
  * already): its kind's fields only (the whole struct call is three times
@@ -226,16 +325,6 @@ bool node_keep(struct record_list *list, struct recorded *r, const struct call *
  */
 CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list *list, const struct recorded *r,
                   const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node);
-
-/*
- * Patches node of exec to recorded call r's arguments (a staged copy reads
- * staged_src, its place in the staging buffer); CUDA_SUCCESS or the error.
- * Patched, st holds them, and a launch's parameter block args (size
- * bytes) its parameters.  An event node never differs: CUDA_SUCCESS.
- */
-CUresult node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
-                    const struct recorded *r, const void *staged_src, struct node_state *st, unsigned char *args,
-                    uint32_t size);
 
 /* Submits recorded call r of list as the program made it, on stream, through its own door: record_forward's. */
 cudaError_t node_resubmit(const struct record_list *list, const struct recorded *r, cudaStream_t stream);

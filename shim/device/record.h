@@ -176,7 +176,7 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
  */
 cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error);
 
-/* Describes a call's shape for matching: its signature (for copies, where source and destination live; node_kinds.c). */
+/* Describes a call's shape for matching: its signature (for copies, where both ends live; node_kinds.c). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);
 

@@ -265,11 +265,7 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
 /* The hash of node i's arguments in an occurrence. */
 static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
 {
-    const struct recorded *r = &list->calls[i];
-    struct node_state now;
-    node_state_of(r, &now);
-    /* The call's kind is its node's (the same signature): node_state_of filled what the hash reads. */
-    return node_state_hash(r->call.kind, i, &now, record_bytes(list, r), g->nodes[i].args_size);
+    return node_call_hash(g->nodes[i].kind, i, list, &list->calls[i], g->nodes[i].args_size);
 }
 
 /* The hash of node i's arguments in an instance. */
@@ -630,8 +626,10 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
     const struct graph_node *gn = &g->nodes[i];
     const struct recorded *r = &list->calls[i];
     const void *staged_src = r->staged ? g->staging + gn->staging_offset : NULL;
-    return node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i], in->args + gn->args_offset,
-                      gn->args_size);
+    CUresult err = node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i]);
+    if (err == CUDA_SUCCESS && gn->args_size)
+        memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
+    return err;
 }
 
 /*
