@@ -21,7 +21,7 @@ enum call_kind {
 /*
  * hooks.def's LAUNCH_EX (cudaLaunchKernelExC): counted as a launch; each
  * call is a CALL_LAUNCH, or a CALL_LAUNCH_OTHER when its launch attributes
- * forbid holding it back (shim/runtime_door/wrappers.c decides).
+ * forbid holding it back (shim/runtime_door/call_fields.h decides).
  */
 #define CALL_LAUNCH_EX CALL_LAUNCH
 
