@@ -4,12 +4,14 @@
 #define REPRISE_CALL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "hooks.h"
 
 /*
- * Filled by the wrappers from the hooked function's own parameters (see the
- * CALL_FIELDS_* macros below); only the fields of the call's kind are set,
+ * Filled by the wrappers from the hooked function's own parameters
+ * (shim/runtime_door/call_fields.h, the driver door's DRIVER_FIELDS_*);
+ * only the fields of the call's kind are set,
  * the others are left unwritten (no zeroing on the hot path): read a field
  * only for the kinds that fill it.
  */
@@ -69,18 +71,44 @@ static inline int call_api_driver_id(enum hook_id api)
 /* The kind of call a function makes (a driver function that is no front door: CALL_KIND_COUNT). */
 enum call_kind call_api_kind(unsigned api);
 
-/* The kinds of call that can be graph nodes (launches, copies, sets, host functions, event records and waits). */
-#define CALL_KINDS_NODE                                                                                     \
-    ((1u << CALL_LAUNCH) | (1u << CALL_COPY) | (1u << CALL_SET) | (1u << CALL_HOST_FUNC) |                  \
-     (1u << CALL_EVENT_RECORD) | (1u << CALL_EVENT_WAIT))
-/* The kinds of call that wait on the host for stream work (syncs, synchronous copies and sets). */
-#define CALL_KINDS_HOST_SYNC                                                                                \
-    ((1u << CALL_COPY_SYNC) | (1u << CALL_SET_SYNC) | (1u << CALL_EVENT_SYNC) | (1u << CALL_STREAM_SYNC) |  \
-     (1u << CALL_DEVICE_SYNC))
-/* The kinds of call that order nothing against stream work (creations, capture questions, error checks). */
-#define CALL_KINDS_NO_ORDER                                                                                 \
-    ((1u << CALL_EVENT_CREATE) | (1u << CALL_STREAM_CREATE) | (1u << CALL_CAPTURE_QUERY) |                   \
-     (1u << CALL_CAPTURE_STATUS) | (1u << CALL_CAPTURE_INFO) | (1u << CALL_ERROR_CHECK))
+/* What stream work a call is ordered against (call_kinds.def's order column): bits, STREAM_EVENT both. */
+enum call_order {
+    CALL_ORDERS_NOTHING = 0,      /* nothing: creations, capture questions, error checks */
+    CALL_ORDERS_STREAM = 1,       /* its stream's */
+    CALL_ORDERS_EVENT = 2,        /* its event's */
+    CALL_ORDERS_STREAM_EVENT = 3, /* both */
+    CALL_ORDERS_DEVICE = 4,       /* anyone's: device-wide */
+};
+
+/* Sets of kinds, one bit per kind (call_kind_in tests one), from call_kinds.def's columns. */
+struct call_kind_sets {
+    unsigned node_kinds;      /* can be graph nodes (launches, copies, sets, host functions, event records and waits) */
+    unsigned host_sync_kinds; /* wait on the host for stream work (syncs, synchronous copies and sets) */
+    unsigned no_order_kinds;  /* order nothing against stream work */
+    unsigned stream_kinds;    /* ordered against their stream's work (order STREAM or STREAM_EVENT) */
+    unsigned event_kinds;     /* name an event they are ordered by (order EVENT or STREAM_EVENT) */
+};
+
+/* The sets, written out from the table: every use folds to a constant. */
+static inline struct call_kind_sets call_kind_sets(void)
+{
+    struct call_kind_sets s = {0};
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target)                    \
+    s.node_kinds |= (unsigned)(node) << CALL_##kind;                                                        \
+    s.host_sync_kinds |= (unsigned)(host_sync) << CALL_##kind;                                              \
+    s.no_order_kinds |= (unsigned)(CALL_ORDERS_##order == CALL_ORDERS_NOTHING) << CALL_##kind;              \
+    s.stream_kinds |= (unsigned)((CALL_ORDERS_##order & CALL_ORDERS_STREAM) != 0) << CALL_##kind;            \
+    s.event_kinds |= (unsigned)((CALL_ORDERS_##order & CALL_ORDERS_EVENT) != 0) << CALL_##kind;
+#include "call_kinds.def"
+#undef CALL_KIND
+    return s;
+}
+
+#define CALL_KINDS_NODE (call_kind_sets().node_kinds)
+#define CALL_KINDS_HOST_SYNC (call_kind_sets().host_sync_kinds)
+#define CALL_KINDS_NO_ORDER (call_kind_sets().no_order_kinds)
+#define CALL_KINDS_ON_STREAM (call_kind_sets().stream_kinds)
+#define CALL_KINDS_ON_EVENT (call_kind_sets().event_kinds)
 
 /* Whether kind is one of the set (CALL_KINDS_*). */
 static inline bool call_kind_in(enum call_kind kind, unsigned set)
@@ -95,43 +123,41 @@ const char *call_api_name(enum hook_id api);
 /* The fields every call fills (a macro, so that HOOK's parameter names do not capture them). */
 #define CALL_HEAD(c, api_, kind_, stream_) ((c).api = (api_), (c).kind = (kind_), (c).stream = (stream_))
 
-/* The fields each kind fills, from the parameter names hooks.def gives its functions. */
-#define CALL_FIELDS_LAUNCH(c)                                                                               \
-    ((c).func = (const void *)func, (c).grid = gridDim, (c).block = blockDim, (c).args = args,                \
-     (c).shared_mem = sharedMem, (c).extra = NULL, (c).num_attrs = 0)
-#define CALL_FIELDS_COPY(c) ((c).dst = dst, (c).src = src, (c).bytes = count, (c).copy_kind = kind)
-#define CALL_FIELDS_SET(c) ((c).dst = devPtr, (c).value = value, (c).bytes = count, (c).element_size = 1)
-#define CALL_FIELDS_HOST_FUNC(c) ((c).host_fn = fn, (c).host_data = userData)
-#define CALL_FIELDS_EVENT_RECORD(c) ((c).event = event)
-#define CALL_FIELDS_EVENT_WAIT(c) ((c).event = event, (c).flags = flags)
-#define CALL_FIELDS_CONFIG_PUSH(c)                                                                          \
-    ((c).grid = gridDim, (c).block = blockDim, (c).shared_mem = sharedMem, (c).config_stream = stream)
-#define CALL_FIELDS_CONFIG_POP(c)                                                                           \
-    ((c).grid_out = gridDim, (c).block_out = blockDim, (c).shared_mem_out = sharedMem, (c).stream_out = stream)
-/* LAUNCH_EX's (cudaLaunchKernelExC's) are the runtime door's: whether it is a launch depends on its attributes. */
-#define CALL_FIELDS_LAUNCH_OTHER(c) ((void)0)
-#define CALL_FIELDS_HOST_FUNC_OTHER(c) ((void)0)
-#define CALL_FIELDS_COPY_OTHER(c) ((void)0)
-#define CALL_FIELDS_COPY_SYNC(c) ((void)0)
-#define CALL_FIELDS_SET_OTHER(c) ((void)0)
-#define CALL_FIELDS_SET_SYNC(c) ((void)0)
-#define CALL_FIELDS_EVENT_CREATE(c) ((void)0)
-#define CALL_FIELDS_EVENT_DESTROY(c) ((c).event = event)
-#define CALL_FIELDS_EVENT_RECORD_OTHER(c) ((c).event = event)
-#define CALL_FIELDS_EVENT_SYNC(c) ((c).event = event)
-#define CALL_FIELDS_QUERY(c) ((void)0)
-#define CALL_FIELDS_EVENT_QUERY(c) ((c).event = event)
-#define CALL_FIELDS_STREAM_CREATE(c) ((void)0)
-#define CALL_FIELDS_STREAM_DESTROY(c) ((void)0)
-#define CALL_FIELDS_STREAM_SYNC(c) ((void)0)
-#define CALL_FIELDS_DEVICE_SYNC(c) ((void)0)
-#define CALL_FIELDS_ALLOC(c) ((void)0)
-#define CALL_FIELDS_FREE(c) ((void)0)
-#define CALL_FIELDS_CAPTURE(c) ((void)0)
-#define CALL_FIELDS_CAPTURE_QUERY(c) ((void)0)
-#define CALL_FIELDS_CAPTURE_STATUS(c) ((c).status_out = pCaptureStatus)
-#define CALL_FIELDS_CAPTURE_INFO(c) ((c).status_out = captureStatus_out)
-#define CALL_FIELDS_GRAPH_LAUNCH(c) ((void)0)
-#define CALL_FIELDS_ERROR_CHECK(c) ((void)0)
+/* What a call's signature names it by (call_kinds.def's target column). */
+enum call_target { CALL_TARGET_NONE, CALL_TARGET_KERNEL, CALL_TARGET_HOST_FUNC, CALL_TARGET_EVENT };
+
+/* The target column of kind (CALL_TARGET_NONE for CALL_KIND_COUNT). */
+static inline enum call_target call_kind_target(enum call_kind kind)
+{
+    switch (kind) {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target)                    \
+    case CALL_##kind:                                                                                      \
+        return CALL_TARGET_##target;
+#include "call_kinds.def"
+#undef CALL_KIND
+    default:
+        return CALL_TARGET_NONE;
+    }
+}
+
+/* A call's target, by the target column: the field each names. */
+#define CALL_TARGET_FIELD_NONE(c) 0
+#define CALL_TARGET_FIELD_KERNEL(c) (uint64_t)(uintptr_t)(c)->func
+#define CALL_TARGET_FIELD_HOST_FUNC(c) (uint64_t)(uintptr_t)(c)->host_fn
+#define CALL_TARGET_FIELD_EVENT(c) (uint64_t)(uintptr_t)(c)->event
+
+/* The target of a call as its signature has it: a launch's kernel, a host function, an event; 0 for others. */
+static inline uint64_t call_target(const struct call *c)
+{
+    switch (c->kind) {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target)                    \
+    case CALL_##kind:                                                                                      \
+        return CALL_TARGET_FIELD_##target(c);
+#include "call_kinds.def"
+#undef CALL_KIND
+    default:
+        return 0;
+    }
+}
 
 #endif

@@ -16,38 +16,9 @@ const struct hook_info hook_table[HOOK_COUNT] = {
 const char *call_kind_name(enum call_kind kind)
 {
     static const char *const names[CALL_KIND_COUNT] = {
-        [CALL_CONFIG_PUSH] = "config_push",
-        [CALL_CONFIG_POP] = "config_pop",
-        [CALL_LAUNCH] = "launch",
-        [CALL_LAUNCH_OTHER] = "launch_other",
-        [CALL_HOST_FUNC] = "host_func",
-        [CALL_HOST_FUNC_OTHER] = "host_func_other",
-        [CALL_COPY] = "copy",
-        [CALL_COPY_OTHER] = "copy_other",
-        [CALL_COPY_SYNC] = "copy_sync",
-        [CALL_SET] = "set",
-        [CALL_SET_OTHER] = "set_other",
-        [CALL_SET_SYNC] = "set_sync",
-        [CALL_EVENT_CREATE] = "event_create",
-        [CALL_EVENT_DESTROY] = "event_destroy",
-        [CALL_EVENT_RECORD] = "event_record",
-        [CALL_EVENT_RECORD_OTHER] = "event_record_other",
-        [CALL_EVENT_WAIT] = "event_wait",
-        [CALL_EVENT_SYNC] = "event_sync",
-        [CALL_EVENT_QUERY] = "event_query",
-        [CALL_QUERY] = "query",
-        [CALL_STREAM_CREATE] = "stream_create",
-        [CALL_STREAM_DESTROY] = "stream_destroy",
-        [CALL_STREAM_SYNC] = "stream_sync",
-        [CALL_DEVICE_SYNC] = "device_sync",
-        [CALL_ALLOC] = "alloc",
-        [CALL_FREE] = "free",
-        [CALL_CAPTURE] = "capture",
-        [CALL_CAPTURE_QUERY] = "capture_query",
-        [CALL_CAPTURE_STATUS] = "capture_status",
-        [CALL_CAPTURE_INFO] = "capture_info",
-        [CALL_GRAPH_LAUNCH] = "graph_launch",
-        [CALL_ERROR_CHECK] = "error_check",
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target) [CALL_##kind] = name,
+#include "call_kinds.def"
+#undef CALL_KIND
     };
     return (unsigned)kind < CALL_KIND_COUNT ? names[kind] : "unknown";
 }

@@ -10,47 +10,18 @@
 #define STREAM_OR_LEGACY(s) ((s) ? (s) : cudaStreamLegacy)
 #define STREAM_OR_PER_THREAD(s) ((s) ? (s) : cudaStreamPerThread)
 
-/* What a hooked call does, as far as observing and deciding care. */
+/* What a hooked call does, as far as observing and deciding care: one per row of call_kinds.def. */
 enum call_kind {
-    CALL_CONFIG_PUSH,
-    CALL_CONFIG_POP,
-    CALL_LAUNCH,
-    CALL_LAUNCH_OTHER,
-    CALL_HOST_FUNC,
-    CALL_HOST_FUNC_OTHER,
-    CALL_COPY,
-    CALL_COPY_OTHER,
-    CALL_COPY_SYNC,
-    CALL_SET,
-    CALL_SET_OTHER,
-    CALL_SET_SYNC,
-    CALL_EVENT_CREATE,
-    CALL_EVENT_DESTROY,
-    CALL_EVENT_RECORD,
-    CALL_EVENT_RECORD_OTHER,
-    CALL_EVENT_WAIT,
-    CALL_EVENT_SYNC,
-    CALL_EVENT_QUERY,
-    CALL_QUERY,
-    CALL_STREAM_CREATE,
-    CALL_STREAM_DESTROY,
-    CALL_STREAM_SYNC,
-    CALL_DEVICE_SYNC,
-    CALL_ALLOC,
-    CALL_FREE,
-    CALL_CAPTURE,
-    CALL_CAPTURE_QUERY,
-    CALL_CAPTURE_STATUS,
-    CALL_CAPTURE_INFO,
-    CALL_GRAPH_LAUNCH,
-    CALL_ERROR_CHECK,
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target) CALL_##kind,
+#include "call_kinds.def"
+#undef CALL_KIND
     CALL_KIND_COUNT
 };
 
 /*
  * hooks.def's LAUNCH_EX (cudaLaunchKernelExC): counted as a launch; each
  * call is a CALL_LAUNCH, or a CALL_LAUNCH_OTHER when its launch attributes
- * forbid holding it back (shim/runtime_door/wrappers.c decides).
+ * forbid holding it back (shim/runtime_door/call_fields.h decides).
  */
 #define CALL_LAUNCH_EX CALL_LAUNCH
 

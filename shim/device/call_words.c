@@ -14,11 +14,10 @@
 /* What a signature's target is, by the kind of call: "kernel", "host function", "event". */
 static const char *target_word(const struct call_sig *sig)
 {
-    switch (call_api_kind(sig->api)) {
-    case CALL_LAUNCH: return "kernel";
-    case CALL_HOST_FUNC: return "host function";
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_WAIT: return "event";
+    switch (call_kind_target(call_api_kind(sig->api))) {
+    case CALL_TARGET_KERNEL: return "kernel";
+    case CALL_TARGET_HOST_FUNC: return "host function";
+    case CALL_TARGET_EVENT: return "event";
     default: return "target";
     }
 }

@@ -60,7 +60,19 @@ void record_free(struct record_list *list);
 /* Makes room for n positions in the list of calls that differ; false if memory ran out. */
 bool record_differ_reserve(struct record_list *list, unsigned n);
 
-/* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
+/*
+ * Reserves n bytes of the list's arena, 16-byte aligned; returns their
+ * offset, or -1 if memory ran out.  The arena exists once anything is
+ * taken, even 0 bytes (a kernel without parameters): a block's address
+ * goes to memcpy, which must not get NULL.
+ */
+long record_arena_take(struct record_list *list, size_t n);
+
+/*
+ * Appends any call (record_append's slow path); false if memory ran out or
+ * a kernel's parameters cannot be read.  What each kind keeps is
+ * node_kinds.c's (node_keep).
+ */
 bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
 
 /*
@@ -145,8 +157,8 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
 
 /*
  * Submits one recorded call as the program made it, through the door it
- * came by (the runtime, or libcuda for a driver call); returns what that
- * says (a driver call's CUresult as the cudaError_t of the same value).
+ * came by (the runtime, or libcuda for a driver call: node_kinds.c's
+ * node_resubmit); returns what that says (a driver call's CUresult as the cudaError_t of the same value).
  * Calls on the per-thread default stream go to per_thread:
  * cudaStreamPerThread on the thread that made them, and cudaStreamLegacy
  * on another thread, which cannot name that stream.  The
@@ -164,7 +176,7 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
  */
 cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error);
 
-/* Describes a call's shape for matching: its signature (for copies, where source and destination live). */
+/* Describes a call's shape for matching: its signature (for copies, where both ends live; node_kinds.c). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);
 

@@ -12,6 +12,7 @@
 #include "launch_attributes.h"
 #include "libcuda.h"
 #include "log.h"
+#include "node_kinds.h"
 #include "owed_records.h"
 #include "region_graph.h"
 #include "stream_facts.h"
@@ -50,25 +51,7 @@ struct graph_node {
     enum call_kind kind;
     uint32_t args_size;    /* LAUNCH: its parameter block's size */
     uint32_t args_offset;  /* LAUNCH: where that block is in each instance's args */
-    unsigned element_size; /* SET */
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
-};
-
-/*
- * What one node of one instance was last given, to patch only what
- * changed.  The geometry (a launch's grid, block and dynamic shared memory,
- * a copy's or set's size) is no part of a call's signature: iterations
- * that differ there are one region, and the node takes the new one.
- */
-struct node_state {
-    void *dst;       /* COPY, SET */
-    const void *src; /* COPY (not staged) */
-    void *host_data; /* HOST_FUNC */
-    int value;       /* SET */
-    size_t bytes;    /* COPY, SET */
-    dim3 grid, block; /* LAUNCH */
-    size_t shared_mem; /* LAUNCH */
-    CUfunction function; /* LAUNCH: another kernel of the same parameter layout may take the node */
 };
 
 /* One executable instance of the graph and the argument set its nodes hold. */
@@ -135,86 +118,20 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
     return (int)g->stream_count++;
 }
 
-/* The memset parameters of a recorded set: a byte memset for the runtime's, 1, 2 or 4-byte elements for the driver's. */
-static CUDA_MEMSET_NODE_PARAMS memset_params(const struct call *c)
-{
-    unsigned size = c->element_size ? c->element_size : 1;
-    unsigned value = size == 1 ? (unsigned char)c->value : size == 2 ? (unsigned short)c->value : (unsigned)c->value;
-    return (CUDA_MEMSET_NODE_PARAMS){.dst = (CUdeviceptr)(uintptr_t)c->dst, .pitch = 0, .value = value,
-                                     .elementSize = size, .width = c->bytes / size, .height = 1};
-}
-
-/* The copy parameters of a 1-D copy: unified addressing names both ends (device, pinned or staging memory). */
-static CUDA_MEMCPY3D copy_params(void *dst, const void *src, size_t bytes)
-{
-    return (CUDA_MEMCPY3D){.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = (CUdeviceptr)(uintptr_t)src,
-                           .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = (CUdeviceptr)(uintptr_t)dst,
-                           .WidthInBytes = bytes, .Height = 1, .Depth = 1};
-}
-
-/* A kernel node's parameters for a recorded launch, its parameters in argv. */
-static CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void **argv)
-{
-    const struct call *c = &r->call;
-    return (CUDA_KERNEL_NODE_PARAMS){.func = r->layout->function, .gridDimX = c->grid.x, .gridDimY = c->grid.y,
-                                     .gridDimZ = c->grid.z, .blockDimX = c->block.x, .blockDimY = c->block.y,
-                                     .blockDimZ = c->block.z, .sharedMemBytes = (unsigned)c->shared_mem,
-                                     .kernelParams = argv};
-}
-
 /* Adds the node for one recorded call, after deps; fills node i and what the graph's own set holds there. */
 static CUresult add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
                          const cudaGraphNode_t *deps, size_t ndeps, unsigned i, size_t *staging_used)
 {
-    const struct call *c = &r->call;
     struct graph_node *gn = &g->nodes[i];
-    struct node_state *st = &g->built.state[i];
-    gn->kind = c->kind;
-    switch (c->kind) {
-    case CALL_LAUNCH: {
-        void *argv[KERNEL_PARAMS_MAX];
-        record_kernel_argv(list, r, argv);
-        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
+    gn->kind = r->call.kind;
+    node_state_of(r, &g->built.state[i]);
+    if (gn->args_size)
         memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
-        st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
-        st->function = r->layout->function;
-        CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, &gn->node, g->graph, deps, ndeps, &p);
-        /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
-        const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
-        for (unsigned k = 0; err == CUDA_SUCCESS && k < r->num_attrs; k++)
-            if (launch_attr_on_node((unsigned)attrs[k].id))
-                err = DEVICE_CALL(cuGraphKernelNodeSetAttribute, gn->node, attrs[k].id, &attrs[k].value);
-        return err;
+    if (r->staged) {
+        gn->staging_offset = *staging_used;
+        *staging_used += align16(r->call.bytes);
     }
-    case CALL_COPY:
-        st->dst = c->dst;
-        st->src = r->staged ? NULL : c->src;
-        st->bytes = c->bytes;
-        if (r->staged) {
-            gn->staging_offset = *staging_used;
-            *staging_used += align16(c->bytes);
-        }
-        return CUDA_SUCCESS; /* added in a second pass, once staging is allocated */
-    case CALL_SET: {
-        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        st->dst = c->dst;
-        st->value = c->value;
-        st->bytes = c->bytes;
-        gn->element_size = c->element_size;
-        return DEVICE_CALL(cuGraphAddMemsetNode, &gn->node, g->graph, deps, ndeps, &p, g->context);
-    }
-    case CALL_HOST_FUNC: {
-        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        st->host_data = c->host_data;
-        return DEVICE_CALL(cuGraphAddHostNode, &gn->node, g->graph, deps, ndeps, &p);
-    }
-    case CALL_EVENT_RECORD:
-        return DEVICE_CALL(cuGraphAddEventRecordNode, &gn->node, g->graph, deps, ndeps, c->event);
-    case CALL_EVENT_WAIT:
-        return DEVICE_CALL(cuGraphAddEventWaitNode, &gn->node, g->graph, deps, ndeps, c->event);
-    default:
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
+    return node_add(g->graph, g->context, list, r, deps, ndeps, &gn->node);
 }
 
 /*
@@ -345,94 +262,17 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
     return true;
 }
 
-/* Mixes one word into a hash. */
-static inline uint64_t key_mix(uint64_t h, uint64_t w)
-{
-    return (h ^ w) * 0x9e3779b97f4a7c15ULL;
-}
-
-/* The hash of node i's kernel parameter block, eight bytes at a time. */
-static inline uint64_t bytes_hash(unsigned i, const unsigned char *b, uint32_t n)
-{
-    uint64_t h = key_mix(i + 1, n);
-    uint32_t k = 0;
-    for (; k + 8 <= n; k += 8) {
-        uint64_t w;
-        memcpy(&w, b + k, 8);
-        h = key_mix(h, w);
-    }
-    if (k + 4 <= n) {
-        uint32_t w;
-        memcpy(&w, b + k, 4);
-        h = key_mix(h, w);
-        k += 4;
-    }
-    for (; k < n; k++)
-        h = key_mix(h, b[k]);
-    return h ^ (h >> 29);
-}
-
-/* The hash of node i's other arguments (what node_differs compares; a staged copy's src is NULL). */
-static inline uint64_t fields_hash(unsigned i, const void *dst, const void *src, int value, const void *host_data,
-                                   size_t bytes)
-{
-    uint64_t h = key_mix(key_mix(key_mix(key_mix(key_mix(~(uint64_t)i, (uintptr_t)dst), (uintptr_t)src),
-                                         (unsigned)value),
-                                 (uintptr_t)host_data),
-                         bytes);
-    return h ^ (h >> 29);
-}
-
-/* A launch's geometry folded into a word for its node's hash (grid, block and shared memory). */
-static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
-{
-    uint64_t a = ((uint64_t)grid.x << 32) | grid.y, b = ((uint64_t)grid.z << 32) | block.x;
-    uint64_t c = ((uint64_t)block.y << 32) | block.z;
-    return a ^ ((b << 21) | (b >> 43)) ^ ((c << 42) | (c >> 22)) ^ ((uint64_t)shared_mem * 0xff51afd7ed558ccdULL);
-}
-
-/*
- * Whether a launch node's shape in an instance differs from a recorded
- * launch's: its geometry, or its kernel (another of the same parameter
- * layout, which the engine lets stand in: engine_call.c).
- */
-static inline bool launch_shape_differs(const struct node_state *st, const struct recorded *r)
-{
-    const struct call *c = &r->call;
-    return st->grid.x != c->grid.x || st->grid.y != c->grid.y || st->grid.z != c->grid.z ||
-           st->block.x != c->block.x || st->block.y != c->block.y || st->block.z != c->block.z ||
-           st->shared_mem != c->shared_mem || st->function != r->layout->function;
-}
-
 /* The hash of node i's arguments in an occurrence. */
 static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
 {
-    const struct recorded *r = &list->calls[i];
-    const struct call *c = &r->call;
-    switch (g->nodes[i].kind) {
-    case CALL_LAUNCH:
-        return bytes_hash(i, record_bytes(list, r), g->nodes[i].args_size) ^
-               key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem) ^ (uintptr_t)r->layout->function);
-    case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
-    case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
-    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, c->host_data, 0);
-    default: return 0; /* event nodes: the event is part of the signature */
-    }
+    return node_call_hash(g->nodes[i].kind, i, list, &list->calls[i], g->nodes[i].args_size);
 }
 
 /* The hash of node i's arguments in an instance. */
 static inline __attribute__((always_inline)) uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
 {
-    const struct node_state *st = &in->state[i];
-    switch (g->nodes[i].kind) {
-    case CALL_LAUNCH:
-        return bytes_hash(i, in->args + g->nodes[i].args_offset, g->nodes[i].args_size) ^
-               key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem) ^ (uintptr_t)st->function);
-    case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
-    case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
-    case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
-    default: return 0;
-    }
+    return node_state_hash(g->nodes[i].kind, i, &in->state[i], in->args + g->nodes[i].args_offset,
+                           g->nodes[i].args_size);
 }
 
 /*
@@ -855,57 +695,13 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
     return builder_take(&b);
 }
 
-/*
- * Whether a kernel node's parameters differ from the recorded ones.  Eight
- * bytes at a time, inline: it runs for every node of every replay, and a
- * parameter block is a few words, for which a call to memcmp cost as much
- * as the comparison.
- */
-static inline bool args_differ(const unsigned char *now, uint32_t size, const unsigned char *recorded)
-{
-    uint32_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-        uint64_t a, b;
-        memcpy(&a, now + i, 8);
-        memcpy(&b, recorded + i, 8);
-        if (a != b)
-            return true;
-    }
-    if (i + 4 <= size) {
-        uint32_t a, b;
-        memcpy(&a, now + i, 4);
-        memcpy(&b, recorded + i, 4);
-        if (a != b)
-            return true;
-        i += 4;
-    }
-    for (; i < size; i++)
-        if (now[i] != recorded[i])
-            return true;
-    return false;
-}
-
 /* Whether node i of instance in holds other arguments than the occurrence's: whether it needs a patch. */
 static inline bool node_differs(const struct region_graph *g, const struct graph_instance *in, unsigned i,
                                 const struct record_list *list)
 {
     const struct graph_node *gn = &g->nodes[i];
-    const struct node_state *st = &in->state[i];
-    const struct recorded *r = &list->calls[i];
-    const struct call *c = &r->call;
-    switch (gn->kind) {
-    case CALL_LAUNCH:
-        return args_differ(in->args + gn->args_offset, gn->args_size, record_bytes(list, r)) ||
-               launch_shape_differs(st, r);
-    case CALL_COPY:
-        return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
-    case CALL_SET:
-        return st->dst != c->dst || st->value != c->value || st->bytes != c->bytes;
-    case CALL_HOST_FUNC:
-        return st->host_data != c->host_data;
-    default:
-        return false; /* event nodes: the event is part of the signature */
-    }
+    return node_state_differs(gn->kind, &in->state[i], in->args + gn->args_offset, gn->args_size, list,
+                              &list->calls[i]);
 }
 
 /* What a replay compares its launches' parameters with: the instance launched last's blocks, and where node i's is. */
@@ -945,54 +741,12 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
                            const struct record_list *list)
 {
     const struct graph_node *gn = &g->nodes[i];
-    struct node_state *st = &in->state[i];
     const struct recorded *r = &list->calls[i];
-    const struct call *c = &r->call;
-    CUresult err;
-    switch (gn->kind) {
-    case CALL_LAUNCH: {
-        void *argv[KERNEL_PARAMS_MAX];
-        record_kernel_argv(list, r, argv);
-        CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
-        err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, in->exec, gn->node, &p);
-        if (err == CUDA_SUCCESS) {
-            memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
-            st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
-            st->function = r->layout->function;
-        }
-        return err;
-    }
-    case CALL_COPY: {
-        CUDA_MEMCPY3D p =
-            copy_params(c->dst, r->staged ? (const void *)(g->staging + gn->staging_offset) : c->src, c->bytes);
-        err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, in->exec, gn->node, &p, g->context);
-        if (err == CUDA_SUCCESS) {
-            st->dst = c->dst;
-            st->src = r->staged ? NULL : c->src;
-            st->bytes = c->bytes;
-        }
-        return err;
-    }
-    case CALL_SET: {
-        CUDA_MEMSET_NODE_PARAMS p = memset_params(c);
-        err = DEVICE_CALL(cuGraphExecMemsetNodeSetParams, in->exec, gn->node, &p, g->context);
-        if (err == CUDA_SUCCESS) {
-            st->dst = c->dst;
-            st->value = c->value;
-            st->bytes = c->bytes;
-        }
-        return err;
-    }
-    case CALL_HOST_FUNC: {
-        CUDA_HOST_NODE_PARAMS p = {.fn = c->host_fn, .userData = c->host_data};
-        err = DEVICE_CALL(cuGraphExecHostNodeSetParams, in->exec, gn->node, &p);
-        if (err == CUDA_SUCCESS)
-            st->host_data = c->host_data;
-        return err;
-    }
-    default:
-        return CUDA_SUCCESS;
-    }
+    const void *staged_src = r->staged ? g->staging + gn->staging_offset : NULL;
+    CUresult err = node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i]);
+    if (err == CUDA_SUCCESS && gn->args_size)
+        memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
+    return err;
 }
 
 /*

@@ -176,34 +176,23 @@ static struct thread_counts *counts_self(void)
     return c;
 }
 
-/* The activities a kind of call counts as (at most two). */
+/* The activities a kind of call counts as: call_kinds.def's activity column, and ACT_SYNC for a host sync. */
 static unsigned activities_of(enum call_kind kind, enum activity out[2])
 {
-    switch (kind) {
-    case CALL_LAUNCH:
-    case CALL_LAUNCH_OTHER: out[0] = ACT_LAUNCH; return 1;
-    case CALL_HOST_FUNC:
-    case CALL_HOST_FUNC_OTHER: out[0] = ACT_HOST_FUNC; return 1;
-    case CALL_COPY:
-    case CALL_COPY_OTHER: out[0] = ACT_COPY; return 1;
-    case CALL_COPY_SYNC: out[0] = ACT_COPY; out[1] = ACT_SYNC; return 2;
-    case CALL_SET:
-    case CALL_SET_OTHER: out[0] = ACT_SET; return 1;
-    case CALL_SET_SYNC: out[0] = ACT_SET; out[1] = ACT_SYNC; return 2;
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_RECORD_OTHER: out[0] = ACT_EVENT_RECORD; return 1;
-    case CALL_EVENT_WAIT: out[0] = ACT_EVENT_WAIT; return 1;
-    case CALL_EVENT_SYNC:
-    case CALL_STREAM_SYNC:
-    case CALL_DEVICE_SYNC: out[0] = ACT_SYNC; return 1;
-    case CALL_EVENT_QUERY:
-    case CALL_QUERY: out[0] = ACT_QUERY; return 1;
-    case CALL_ALLOC: out[0] = ACT_ALLOC; return 1;
-    case CALL_FREE: out[0] = ACT_FREE; return 1;
-    case CALL_CAPTURE: out[0] = ACT_CAPTURE; return 1;
-    case CALL_GRAPH_LAUNCH: out[0] = ACT_GRAPH_LAUNCH; return 1;
-    default: return 0;
-    }
+    enum { NO_ACTIVITY = ACT_COUNT };
+    static const unsigned char counted_as[CALL_KIND_COUNT] = {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target) [CALL_##kind] = activity,
+#include "call_kinds.def"
+#undef CALL_KIND
+    };
+    if ((unsigned)kind >= CALL_KIND_COUNT)
+        return 0;
+    unsigned n = 0;
+    if (counted_as[kind] != NO_ACTIVITY)
+        out[n++] = (enum activity)counted_as[kind];
+    if (call_kind_in(kind, CALL_KINDS_HOST_SYNC))
+        out[n++] = ACT_SYNC;
+    return n;
 }
 
 /* This thread's counters of a stream, created on first sight. */

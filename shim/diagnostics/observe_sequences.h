@@ -17,26 +17,15 @@ void observe_set_namer(void (*namer)(const struct sig_difference *d, struct diff
 
 /*
  * Observe mode: a call through api (a hook id, or CALL_API_DRIVER's) of
- * kind on stream, running target (a kernel, host function or event; 0:
- * unknown).  A node call joins its thread's sequence; a boundary (a sync,
- * an allocation, a query, anything that cannot be a node) ends it, which
+ * kind on stream, running target (a kernel, host function or event, as
+ * call.h's call_target says; 0: unknown).  A node call joins its thread's
+ * sequence; a boundary (a sync, an allocation, a query, anything that
+ * cannot be a node) ends it, which
  * is then compared with its neighbour: as auto's engine does, by function,
  * stream and target only, no copies' memory looked up.  Allocates nothing
  * but at a sequence's end, when its buffer grows.
  */
 void observe_sequence_call(uint32_t api, enum call_kind kind, cudaStream_t stream, uint64_t target);
-
-/* The target of a call as its signature has it: a launch's kernel, a host function, an event; 0 for others. */
-static inline uint64_t observe_sequence_target(const struct call *c)
-{
-    switch (c->kind) {
-    case CALL_LAUNCH: return (uint64_t)(uintptr_t)c->func;
-    case CALL_HOST_FUNC: return (uint64_t)(uintptr_t)c->host_fn;
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_WAIT: return (uint64_t)(uintptr_t)c->event;
-    default: return 0;
-    }
-}
 
 /* Every thread's neighbouring sequences compared so far, those of threads that exited included. */
 void observe_no_repeat(struct no_repeat *out);

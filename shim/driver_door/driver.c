@@ -28,6 +28,7 @@
 #include "runtime.h"
 #include "libcuda.h"
 #include "log.h"
+#include "macro_piece.h"
 #include "observe.h"
 #include "shim.h"
 
@@ -91,14 +92,130 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
 }
 
 /*
- * The wrappers: who called?  The interposed runtime (its calls are the
- * implementation of runtime calls the shim saw) and the shim go straight
- * through; anything else is foreign work (shim/driver_door/foreign.c).  A setting
- * changed (SETTING kind) is a boundary whoever calls it, since the runtime
- * calls that lead to it are not hooked; the shim's own are not
- * (in_engine).  Off mode only forwards.  The result is the driver's,
- * unchanged.
+ * What a wrapper does around the real call, once the call's kind and caller
+ * are known: decided by the functions below, made by the wrapper (the real
+ * call needs the wrapped function's own parameters: DRIVER_WAY_FORWARD),
+ * finished by driver_way_done.
  */
+enum driver_way {
+    DRIVER_WAY_PLAIN,          /* forwarded, nothing more */
+    DRIVER_WAY_HELD,           /* held back by the engine (a front-door call): not forwarded */
+    DRIVER_WAY_INTO_CAPTURE,   /* a boundary the engine took: forwarded into the shim's capture */
+    DRIVER_WAY_FORWARDED,      /* a boundary, or a front-door call not held: forwarded, the engine told */
+    DRIVER_WAY_FORWARDED_WAIT, /* the same for a wait: it returns held-back work's errors, as foreign ones do */
+    DRIVER_WAY_TIMED_NODE,     /* observe mode: a front-door call, timed for the ceiling */
+    DRIVER_WAY_TIMED_WAIT,     /* observe mode: a foreign wait, timed for the ceiling */
+};
+
+/* How a boundary is forwarded once the engine has seen it: taken (into the shim's capture), or a wait, or not. */
+static enum driver_way boundary_way(bool taken, bool waits)
+{
+    return taken ? DRIVER_WAY_INTO_CAPTURE : waits ? DRIVER_WAY_FORWARDED_WAIT : DRIVER_WAY_FORWARDED;
+}
+
+/*
+ * The runtime's own driver call on a stream that owes a graph's wait
+ * (shim/device/owed_waits.h) makes it first: the hooked runtime calls settled
+ * already (a relaxed load more), but the runtime's functions the shim does
+ * not hook (array copies, external semaphores...) reach the GPU only
+ * here.  A call without a stream (0) is left: device-wide, or the legacy
+ * stream's, which the engine's own hooks see.
+ */
+static void runtime_work_settles(const void *stream)
+{
+    if (shim_auto && stream != 0) {
+        owed_waits_settle((cudaStream_t)stream);
+        owed_records_settle((cudaStream_t)stream, NULL);
+    }
+}
+
+/*
+ * What a wrapped driver function's call is, in observe and auto mode: who
+ * called?  The interposed runtime (its calls are the implementation of
+ * runtime calls the shim saw) and the shim go straight through; anything
+ * else is foreign work (shim/driver_door/foreign.c).  A setting changed
+ * (SETTING kind) is a boundary whoever calls it, since the runtime calls
+ * that lead to it are not hooked; the shim's own are not (in_engine).  The
+ * runtime's driver call while no call into the runtime that the shim knows
+ * of is under way (runtime_calls_known) is made for a runtime function the
+ * shim does not hook, work the engine has not seen: a boundary.
+ */
+static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind, const void *stream,
+                                       const void *caller)
+{
+    if (!caller_is_runtime(caller)) {
+        bool taken = foreign_call(id, stream, caller); /* counts */
+        if (kind == DRIVER_KIND_SYNC && !shim_auto)
+            return DRIVER_WAY_TIMED_WAIT; /* the ceiling's timings */
+        return boundary_way(taken, kind == DRIVER_KIND_SYNC);
+    }
+    if (kind == DRIVER_KIND_SETTING && shim_auto) {
+        /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves; never taken (not
+           capturable). */
+        return boundary_way(
+            engine_foreign_call((cudaStream_t)stream, driver_table[id].name, 0, false, FALLBACK_MISMATCH), false);
+    }
+    if (shim_auto && runtime_calls_known == 0 && driver_kind_ordered(kind))
+        return boundary_way(unhooked_runtime_call(id, stream), kind == DRIVER_KIND_SYNC);
+    runtime_work_settles(stream);
+    return DRIVER_WAY_PLAIN;
+}
+
+/*
+ * What a front-door call (DRIVER_NODE) from anyone but the runtime is, in
+ * observe and auto mode: counted and timed in observe mode; in auto mode,
+ * described to the engine as a runtime call would be (call, which node
+ * says can be a node) and held back (*held for the program) or passed on,
+ * else foreign work like any other.  A communication library's is always
+ * passed on.
+ */
+static enum driver_way driver_node_way(const struct call *call, bool node, const void *caller, cudaError_t *held)
+{
+    enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
+    if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */
+        foreign_count(id, call->stream);
+        if (calling_object_is_communication(caller))
+            observe_communication_call();
+        return DRIVER_WAY_TIMED_NODE;
+    }
+    if (node && !calling_object_is_communication(caller)) {
+        if (shim_counting)
+            foreign_count(id, call->stream);
+        return engine_driver_call(call, held) ? DRIVER_WAY_HELD : DRIVER_WAY_FORWARDED;
+    }
+    return foreign_call(id, call->stream, caller) ? DRIVER_WAY_INTO_CAPTURE : DRIVER_WAY_FORWARDED;
+}
+
+/* When a call made the way way says began, if it is timed (observe_clock); else 0. */
+static inline uint64_t driver_way_start(enum driver_way way)
+{
+    return way == DRIVER_WAY_TIMED_NODE || way == DRIVER_WAY_TIMED_WAIT ? observe_clock() : 0;
+}
+
+/* What follows the real call of driver function id made the way way says; the result for the program. */
+static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t start, CUresult result)
+{
+    switch (way) {
+    case DRIVER_WAY_INTO_CAPTURE:
+        engine_foreign_done();
+        return result;
+    case DRIVER_WAY_FORWARDED:
+        engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */
+        return result;
+    case DRIVER_WAY_FORWARDED_WAIT:
+        engine_forwarded();
+        return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;
+    case DRIVER_WAY_TIMED_NODE:
+        observe_node_done(start);
+        return result;
+    case DRIVER_WAY_TIMED_WAIT:
+        foreign_wait_done(id, start);
+        return result;
+    default:
+        return result;
+    }
+}
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
 /* What every wrapper does first: note its caller, initialise, find the real function (or say it is missing). */
 #define DRIVER_WRAPPER_START(name, params) DRIVER_WRAPPER_START_FOR(name, params, __builtin_return_address(0))
@@ -109,51 +226,18 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
     real_fn real = (real_fn)libcuda_real(DRIVER_ID_##name);                                                \
     if (__builtin_expect(real == NULL, 0))                                                                \
         return driver_missing(DRIVER_ID_##name)
-/*
- * The runtime's own driver call on a stream that owes a graph's wait
- * (shim/device/owed_waits.h) makes it first: the hooked runtime calls settled
- * already (a relaxed load more), but the runtime's functions the shim does
- * not hook (array copies, external semaphores...) reach the GPU only
- * here.  A call without a stream (0) is left: device-wide, or the legacy
- * stream's, which the engine's own hooks see.
- */
-#define RUNTIME_WORK_SETTLES(stream)                                                                      \
+/* Makes the real call the way way says (not PLAIN or HELD) and returns what the program gets. */
+#define DRIVER_WAY_FORWARD(way, name, args)                                                               \
     do {                                                                                                  \
-        if (shim_auto && (stream) != 0) {                                                                 \
-            owed_waits_settle((cudaStream_t)(stream));                                                    \
-            owed_records_settle((cudaStream_t)(stream), NULL);                                            \
-        }                                                                                                 \
-    } while (0)
-/*
- * Forwards a driver call that is a boundary (a foreign call, or the
- * runtime's for a function the shim does not hook: unhooked_runtime_call)
- * once the engine has seen it: taken, into the shim's capture; a wait
- * (waits) returns held-back work's errors, as the foreign ones do.
- */
-#define BOUNDARY_FORWARD(taken, args, waits)                                                              \
-    do {                                                                                                  \
-        if (taken) {                                                                                      \
-            CUresult result = real args; /* into the shim's capture */                                    \
-            engine_foreign_done();                                                                        \
-            return result;                                                                                \
-        }                                                                                                 \
+        uint64_t start = driver_way_start(way);                                                           \
         CUresult result = real args;                                                                      \
-        engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */           \
-        if (waits)                                                                                        \
-            return result == CUDA_SUCCESS ? engine_driver_error_owed() : result;                          \
-        return result;                                                                                    \
+        return driver_way_done(way, DRIVER_ID_##name, start, result);                                     \
     } while (0)
-/*
- * The runtime's driver call while no call into the runtime that the shim
- * knows of is under way (runtime_calls_known): made for a runtime function
- * the shim does not hook, work the engine has not seen; a boundary.
- */
-#define RUNTIME_UNHOOKED_CALL(name, args, stream, waits)                                                  \
-    BOUNDARY_FORWARD(unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream)), args, waits)
 /*
  * A wrapped driver function: before (a statement) runs first, in every
  * mode; then the call is counted, is a boundary or settles what it must,
- * as its kind says, and is forwarded.
+ * as its kind and caller say (driver_hook_way), and is forwarded.  Off
+ * mode only forwards.  The result is the driver's, unchanged.
  */
 #define DRIVER_WRAPPER(kind, name, params, args, stream, before)                                          \
     CUresult CUDAAPI name params                                                                          \
@@ -161,25 +245,10 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
         DRIVER_WRAPPER_START(name, params);                                                               \
         before;                                                                                           \
         if (__builtin_expect(shim_observing, 0)) {                                                       \
-            if (!caller_is_runtime(caller)) {                                                             \
-                bool taken = foreign_call(DRIVER_ID_##name, (const void *)(stream), caller); /* counts */ \
-                if (DRIVER_KIND_##kind == DRIVER_KIND_SYNC && !shim_auto) { /* the ceiling's timings */   \
-                    uint64_t start = observe_clock();                                                     \
-                    CUresult result = real args;                                                          \
-                    foreign_wait_done(DRIVER_ID_##name, start);                                           \
-                    return result;                                                                        \
-                }                                                                                         \
-                BOUNDARY_FORWARD(taken, args, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);                    \
-            } else if (DRIVER_KIND_##kind == DRIVER_KIND_SETTING && shim_auto) {                          \
-                /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves. */ \
-                BOUNDARY_FORWARD(engine_foreign_call((cudaStream_t)(stream), #name, 0, false, FALLBACK_MISMATCH), \
-                                 args, false); /* never taken: not capturable */                          \
-            } else if (shim_auto && runtime_calls_known == 0 &&                                           \
-                       driver_kind_ordered(DRIVER_KIND_##kind)) {                                         \
-                RUNTIME_UNHOOKED_CALL(name, args, stream, DRIVER_KIND_##kind == DRIVER_KIND_SYNC);        \
-            } else {                                                                                      \
-                RUNTIME_WORK_SETTLES(stream);                                                             \
-            }                                                                                             \
+            enum driver_way way = driver_hook_way(DRIVER_ID_##name, DRIVER_KIND_##kind, (const void *)(stream), \
+                                                  caller);                                                \
+            if (way != DRIVER_WAY_PLAIN)                                                                  \
+                DRIVER_WAY_FORWARD(way, name, args);                                                      \
         }                                                                                                 \
         return real args;                                                                                 \
     }
@@ -192,56 +261,40 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
  * The driver's front door (DRIVER_NODE): a call that can be a graph node,
  * from anyone but the runtime, is described to the engine as a runtime
  * call would be (the DRIVER_FIELDS_* below; false: this one cannot be a
- * node, and it is foreign work like any other) and held back or passed on.
- * Observe mode counts it and times it, as it times the waits (SYNC), for
- * the exit summary's ceiling (shim/diagnostics/observe.c).
+ * node, and it is foreign work like any other) and held back or passed on
+ * (driver_node_way).  Observe mode counts it and times it, as it times the
+ * waits (SYNC), for the exit summary's ceiling (shim/diagnostics/observe.c).
+ * The runtime's own is a boundary or settles what it must, as a
+ * DRIVER_WRAPPER's.  Before that, the exported function tries the fast
+ * path (DRIVER_FIELDS_*_FRONT) and the door an event's (_FAST), where the
+ * fields macro has one (pieces: shim/base/macro_piece.h).
  */
 #define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
     static __attribute__((noinline)) CUresult name##_door params                                          \
     {                                                                                                     \
         DRIVER_WRAPPER_START_FOR(name, params, driver_door_caller);                                       \
+        enum driver_way way = DRIVER_WAY_PLAIN;                                                           \
         if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
-            fields##_FAST(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller);             \
+            PIECE_OR(fields##_FAST(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller), (void)0); \
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
-            if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */                      \
-                foreign_count(DRIVER_ID_##name, (const void *)(stream));                                   \
-                if (calling_object_is_communication(caller))                                              \
-                    observe_communication_call();                                                         \
-                uint64_t start = observe_clock();                                                         \
-                CUresult result = real args;                                                              \
-                observe_node_done(start);                                                                 \
-                return result;                                                                            \
-            }                                                                                             \
-            if (fields(call) && !calling_object_is_communication(caller)) {                               \
-                if (shim_counting)                                                                        \
-                    foreign_count(DRIVER_ID_##name, (const void *)(stream));                               \
-                cudaError_t held;                                                                         \
-                if (engine_driver_call(&call, &held))                                                     \
-                    return (CUresult)held;                                                                \
-                CUresult result = real args;                                                              \
-                engine_forwarded();                                                                       \
-                return result;                                                                            \
-            }                                                                                             \
-            if (foreign_call(DRIVER_ID_##name, (const void *)(stream), caller)) {                         \
-                CUresult result = real args; /* into the shim's capture */                                \
-                engine_foreign_done();                                                                    \
-                return result;                                                                            \
-            }                                                                                             \
-            CUresult result = real args;                                                                  \
-            engine_forwarded();                                                                           \
-            return result;                                                                                \
+            cudaError_t held;                                                                             \
+            way = driver_node_way(&call, shim_auto && fields(call), caller, &held);                       \
+            if (way == DRIVER_WAY_HELD)                                                                   \
+                return (CUresult)held;                                                                    \
         } else if (__builtin_expect(shim_auto, 0) && runtime_calls_known == 0) {                          \
-            RUNTIME_UNHOOKED_CALL(name, args, stream, false);                                             \
+            way = boundary_way(unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream)), false);   \
         } else if (__builtin_expect(shim_observing, 0)) {                                                \
-            RUNTIME_WORK_SETTLES(stream);                                                                 \
+            runtime_work_settles((const void *)(stream));                                                 \
         }                                                                                                 \
+        if (way != DRIVER_WAY_PLAIN)                                                                      \
+            DRIVER_WAY_FORWARD(way, name, args);                                                          \
         return real args;                                                                                 \
     }                                                                                                     \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
         const void *caller = __builtin_return_address(0);                                                 \
-        fields##_FRONT(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller);                \
+        PIECE_OR(fields##_FRONT(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller), (void)0); \
         driver_door_caller = caller;                                                                      \
         return name##_door args;                                                                          \
     }
@@ -251,21 +304,11 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
      (c).block = (dim3){blockDimX, blockDimY, blockDimZ}, (c).shared_mem = sharedMemBytes,                \
      (c).args = kernelParams, (c).extra = extra, (c).num_attrs = 0, true)
 /*
- * What auto mode does with a front-door call before describing it, by the
- * DRIVER_FIELDS_* macro it uses (in the wrapper's door, after the caller
- * was found not to be the runtime; none does anything yet).
+ * What auto mode does with an event record or wait before describing it,
+ * in the wrapper's door, after the caller was found not to be the runtime
+ * (DRIVER_FIELDS_*_FAST, pieces: the other fields macros have none):
+ * held back in the common case (engine_fast_event_taker).
  */
-#define DRIVER_FIELDS_LAUNCH_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_LAUNCH_EX_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_HOST_FUNC_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_UNIFIED_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_HTOD_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_DTOH_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_DTOD_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_8_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_16_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_32_FAST(id, s, caller) (void)0
-/* An event record or wait likewise (engine_fast_event_taker). */
 #define DRIVER_FIELDS_EVENT_FAST_(id, s, caller, wait, flags)                                             \
     do {                                                                                                  \
         if (!in_engine && engine_door_fast && !calling_object_is_communication(caller)) {                 \
@@ -275,40 +318,29 @@ static inline __attribute__((always_inline)) bool driver_caller_may_hold(const v
                 return (CUresult)engine_fast_event_hold(taker);                                           \
         }                                                                                                 \
     } while (0)
-#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, false, 0)
-#define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FAST(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) DRIVER_FIELDS_EVENT_FAST_(id, s, caller, true, Flags)
+#define DRIVER_FIELDS_EVENT_RECORD_FAST(id, s, caller) PIECE, DRIVER_FIELDS_EVENT_FAST_(id, s, caller, false, 0)
+#define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) PIECE, DRIVER_FIELDS_EVENT_FAST_(id, s, caller, true, Flags)
 /*
  * What the exported function does before the wrapper's door (name_door,
- * which it calls with the caller in driver_door_caller): a launch that its
+ * which it calls with the caller in driver_door_caller), DRIVER_FIELDS_*_FRONT
+ * (a piece: the launch's only): a launch that its
  * thread's replay holds back in the common case returns at once
  * (engine_fast.h), unless the runtime or the shim itself makes it
  * (caller_is_runtime, in_engine) or a communication library, or it is
  * counted (door_self is NULL then, as outside auto mode).
  */
 #define DRIVER_FIELDS_LAUNCH_FRONT(id, s, caller)                                                         \
-    do {                                                                                                  \
+    PIECE, do {                                                                                           \
         struct tracker *taker = door_self;                                                                \
         if (taker && extra == NULL && !in_engine && driver_caller_may_hold(caller)) {                     \
-            const unsigned dims[6] = {gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ};      \
-            const struct recorded *slot = engine_fast_taker_dims(taker, id, (const void *)f, dims, kernelParams, \
-                                                                 sharedMemBytes, (cudaStream_t)hStream, s); \
+            const struct recorded *slot = engine_fast_taker_dims(                                         \
+                taker, id, (const void *)f,                                                               \
+                (const unsigned[6]){gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ},       \
+                kernelParams, sharedMemBytes, (cudaStream_t)hStream, s);                                  \
             if (slot)                                                                                     \
                 return (CUresult)engine_fast_hold(taker, slot, kernelParams);                             \
         }                                                                                                 \
     } while (0)
-#define DRIVER_FIELDS_LAUNCH_EX_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_HOST_FUNC_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_UNIFIED_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_HTOD_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_DTOH_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_COPY_DTOD_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_8_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_16_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_SET_32_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_RECORD_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_RECORD_FLAGS_FRONT(id, s, caller) (void)0
-#define DRIVER_FIELDS_EVENT_WAIT_FRONT(id, s, caller) (void)0
 /*
  * Launch attributes that let a launch be held back (shim/device/launch_attributes.h: kept on its kernel node,
  * or a programmatic edge) travel with it; any other makes it foreign work (the log names the attribute).

@@ -308,6 +308,18 @@ static bool begins_capture(const struct call *c)
            c->api == HOOK_ID_cudaStreamBeginCaptureToGraph || c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
 }
 
+/* What a call does to the records owed on streams and events (owed_records.h): call_kinds.def's owed column. */
+enum owed_effect {
+    OWED_EFFECT_NOTHING,            /* orders nothing */
+    OWED_EFFECT_OBSERVES_EVENT,     /* waits for or queries its event on the host */
+    OWED_EFFECT_ON_EVENT,           /* extends its stream, and records, waits for or ends its event */
+    OWED_EFFECT_OBSERVES,           /* waits for or queries streams on the host, never extends them */
+    OWED_EFFECT_ANY_EVENT,          /* the program's graph: may wait for any event */
+    OWED_EFFECT_CAPTURE,            /* begins or ends the program's capture */
+    OWED_EFFECT_ON_STREAM,          /* extends its stream */
+    OWED_EFFECT_ON_STREAM_OBSERVES, /* extends its stream, or anything else: then observes, as a host wait */
+};
+
 /*
  * Before call c is forwarded: the records owed on the stream it extends or
  * the event it observes or records are made (owed_records.h).  A host wait
@@ -316,29 +328,29 @@ static bool begins_capture(const struct call *c)
  */
 static void settle_owed_records(const struct call *c)
 {
-    if (call_kind_in(c->kind, CALL_KINDS_NO_ORDER))
+    static const enum owed_effect effects[CALL_KIND_COUNT] = {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target)                    \
+    [CALL_##kind] = OWED_EFFECT_##owed,
+#include "call_kinds.def"
+#undef CALL_KIND
+    };
+    switch ((unsigned)c->kind < CALL_KIND_COUNT ? effects[c->kind] : OWED_EFFECT_ON_STREAM_OBSERVES) {
+    case OWED_EFFECT_NOTHING:
         return;
-    switch (c->kind) {
-    case CALL_EVENT_SYNC:
-    case CALL_EVENT_QUERY:
+    case OWED_EFFECT_OBSERVES_EVENT:
         owed_records_observe(c->event);
         owed_records_host_waits();
         return;
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_RECORD_OTHER:
-    case CALL_EVENT_WAIT:
-    case CALL_EVENT_DESTROY:
+    case OWED_EFFECT_ON_EVENT:
         owed_records_settle(c->stream, c->event);
         return;
-    case CALL_STREAM_SYNC:
-    case CALL_QUERY:
-    case CALL_DEVICE_SYNC:
+    case OWED_EFFECT_OBSERVES:
         owed_records_host_waits(); /* they observe streams, never extend them */
         return;
-    case CALL_GRAPH_LAUNCH:
+    case OWED_EFFECT_ANY_EVENT:
         owed_records_settle(c->stream, OWED_ANY_EVENT); /* the program's graph may wait for any event */
         return;
-    case CALL_CAPTURE:
+    case OWED_EFFECT_CAPTURE:
         /* Every record owed, before the program's capture begins: one made inside it (a boundary there settles
            them all) would be work on its stream's capture, or on the legacy stream, which invalidates it. */
         if (begins_capture(c))
@@ -346,10 +358,12 @@ static void settle_owed_records(const struct call *c)
         else
             owed_records_settle(c->stream, NULL);
         return;
-    default:
+    case OWED_EFFECT_ON_STREAM:
         owed_records_settle(c->stream, NULL);
-        if (!call_kind_in(c->kind, CALL_KINDS_NODE))
-            owed_records_host_waits();
+        return;
+    case OWED_EFFECT_ON_STREAM_OBSERVES:
+        owed_records_settle(c->stream, NULL);
+        owed_records_host_waits();
         return;
     }
 }
@@ -396,33 +410,13 @@ bool engine_call(const struct call *c, cudaError_t *result)
         rejoin_moved_work(t);
     if (__builtin_expect(t->trial.ended != NULL, 0))
         trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
-    switch (c->kind) {
-    case CALL_LAUNCH:
-    case CALL_COPY:
-    case CALL_SET:
-    case CALL_HOST_FUNC:
-    case CALL_EVENT_RECORD:
-    case CALL_EVENT_WAIT:
-        if (atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
-            taken = follow_node_call(t, c, result);
-            break;
-        }
-        end_sequence_before(t, c); /* the program captures: stay out of its way */
-        break;
-    case CALL_EVENT_CREATE:
-    case CALL_STREAM_CREATE:
-    case CALL_CAPTURE_QUERY:
-    case CALL_CAPTURE_STATUS:
-    case CALL_CAPTURE_INFO:
-    case CALL_ERROR_CHECK:
-        break; /* no effect on ordering */
-    case CALL_CAPTURE:
-        end_sequence_before(t, c);
-        note_program_capture(begins_capture(c) ? 1 : -1);
-        break;
-    default:
-        end_sequence_before(t, c);
-        break;
+    if (call_kind_in(c->kind, CALL_KINDS_NODE) &&
+        atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
+        taken = follow_node_call(t, c, result);
+    } else if (!call_kind_in(c->kind, CALL_KINDS_NO_ORDER)) {
+        end_sequence_before(t, c); /* a boundary; a node call too while the program captures: stay out of its way */
+        if (c->kind == CALL_CAPTURE)
+            note_program_capture(begins_capture(c) ? 1 : -1);
     }
     fast_open(t);
     tracker_unlock(t);

@@ -29,8 +29,7 @@
 /* Whether a call of kind names an event (records, waits, event syncs and queries). */
 static bool names_event(enum call_kind kind)
 {
-    return kind == CALL_EVENT_RECORD || kind == CALL_EVENT_WAIT || kind == CALL_EVENT_SYNC ||
-           kind == CALL_EVENT_QUERY;
+    return (unsigned)kind < CALL_KIND_COUNT && call_kind_in(kind, CALL_KINDS_ON_EVENT);
 }
 
 /* What call c touches (into x). */
@@ -67,11 +66,10 @@ static bool legacy_orders(cudaStream_t a, cudaStream_t b, struct kind_memo *memo
  */
 bool hands_over(const struct tracker *t, const struct touch *x)
 {
-    unsigned on_streams = CALL_KINDS_NODE | (1u << CALL_STREAM_SYNC) | (1u << CALL_QUERY) |
-                          (1u << CALL_EVENT_SYNC) | (1u << CALL_EVENT_QUERY);
+    unsigned on_streams = CALL_KINDS_ON_STREAM | CALL_KINDS_ON_EVENT;
     if (!call_kind_in(x->kind, on_streams))
         return false;
-    bool has_stream = x->kind != CALL_EVENT_SYNC && x->kind != CALL_EVENT_QUERY;
+    bool has_stream = call_kind_in(x->kind, CALL_KINDS_ON_STREAM);
     bool has_event = names_event(x->kind);
     unsigned end = t->region ? t->observed_count : t->observed_stored;
     unsigned first = end > HANDOVER_LOOKBACK ? end - HANDOVER_LOOKBACK : 0;

@@ -46,13 +46,12 @@ bool interacts(const struct tracker *t, const struct call *c)
         return false;
     /* Anything else but stream work and stream or event waits is device-wide: syncs, allocations, frees,
        graphs, other copies. */
-    unsigned on_streams = CALL_KINDS_NODE | (1u << CALL_STREAM_SYNC) | (1u << CALL_QUERY) |
-                          (1u << CALL_EVENT_SYNC) | (1u << CALL_EVENT_QUERY);
+    unsigned on_streams = CALL_KINDS_ON_STREAM | CALL_KINDS_ON_EVENT;
     if (!call_kind_in(c->kind, on_streams))
         return true;
     if (h->everything)
         return true;
-    bool has_stream = c->kind != CALL_EVENT_SYNC && c->kind != CALL_EVENT_QUERY;
+    bool has_stream = call_kind_in(c->kind, CALL_KINDS_ON_STREAM);
     /* The legacy stream waits for, and is waited for by, every blocking stream. */
     if (has_stream && c->stream == cudaStreamLegacy)
         return true;
@@ -61,8 +60,7 @@ bool interacts(const struct tracker *t, const struct call *c)
     for (unsigned i = 0; i < h->stream_count; i++)
         if (h->streams[i] == (const void *)cudaStreamLegacy || (same_stream_possible && h->streams[i] == c->stream))
             return true;
-    bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
-                     c->kind == CALL_EVENT_QUERY;
+    bool has_event = call_kind_in(c->kind, CALL_KINDS_ON_EVENT);
     for (unsigned i = 0; has_event && i < h->event_count; i++)
         if (h->events[i] == c->event)
             return true;

@@ -33,8 +33,7 @@ void in_flight_mark(struct tracker *t, const struct call *c)
     if (atomic_load_explicit(&threads_seen, memory_order_relaxed) < 2)
         return; /* a second thread counts itself in threads_seen before it marks anything: see in_flight_meets */
     struct in_flight *f = &t->in_flight;
-    bool has_event = c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT || c->kind == CALL_EVENT_SYNC ||
-                     c->kind == CALL_EVENT_QUERY;
+    bool has_event = call_kind_in(c->kind, CALL_KINDS_ON_EVENT);
     atomic_store_explicit(&f->kind, (int)c->kind, memory_order_relaxed);
     atomic_store_explicit(&f->stream, (uintptr_t)c->stream, memory_order_relaxed);
     atomic_store_explicit(&f->event, has_event ? (uintptr_t)c->event : 0, memory_order_relaxed);

@@ -20,23 +20,15 @@
 #include "shim.h"
 #include "trace.h"
 
-/* The reason to give when a boundary of this kind cuts a replay short. */
+/* The reason to give when a boundary of this kind cuts a replay short (call_kinds.def's boundary column). */
 static enum fallback_reason boundary_reason(enum call_kind kind)
 {
-    switch (kind) {
-    case CALL_QUERY:
-    case CALL_EVENT_QUERY:
-    case CALL_EVENT_SYNC:
-    case CALL_STREAM_SYNC:
-    case CALL_DEVICE_SYNC:
-    case CALL_COPY_SYNC:
-    case CALL_SET_SYNC: return FALLBACK_SYNC_INSIDE;
-    case CALL_ALLOC:
-    case CALL_FREE: return FALLBACK_ALLOCATION;
-    case CALL_CAPTURE:
-    case CALL_GRAPH_LAUNCH: return FALLBACK_PROGRAM_GRAPH;
-    default: return FALLBACK_MISMATCH;
-    }
+    static const enum fallback_reason reasons[CALL_KIND_COUNT] = {
+#define CALL_KIND(kind, name, node, host_sync, order, activity, boundary, owed, target) [CALL_##kind] = boundary,
+#include "call_kinds.def"
+#undef CALL_KIND
+    };
+    return (unsigned)kind < CALL_KIND_COUNT ? reasons[kind] : FALLBACK_MISMATCH;
 }
 
 /* Forgets the calls observed and recorded since the sequence began and what they followed; the next call starts a new one. */
