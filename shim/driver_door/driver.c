@@ -440,12 +440,6 @@ void *driver_substitute(const char *symbol, void *fn, const char *how)
     return fn;
 }
 
-/* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */
-void *driver_real_address(void)
-{
-    return libcuda_proc_address(true);
-}
-
 /* True once a library was handed a work entry point that the table has no wrapper for; names it. */
 bool driver_unwrapped_work(char *name, size_t name_len)
 {

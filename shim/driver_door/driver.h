@@ -9,8 +9,6 @@
 /* What to hand out for name when `how` (dlsym, cudaGetDriverEntryPoint) found `found`: our wrapper if it is libcuda's. */
 void *driver_substitute(const char *name, void *found, const char *how);
 
-/* The real cuGetProcAddress_v2 in libcuda (NULL while libcuda is not loaded): marks libcuda's text. */
-void *driver_real_address(void);
 
 /* True once a library was handed a work entry point that the table has no wrapper for; names it. */
 bool driver_unwrapped_work(char *name, size_t name_len);
