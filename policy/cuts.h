@@ -208,7 +208,7 @@ struct cuts {
     uint64_t began_ns;
     enum pace_verdict verdict;   /* after its sample */
     double gap_us, launch_us;    /* its sample, for the log */
-    /* The engine's room for a doubled cut: its signatures, and its calls (struct recorded, which is the shim's). */
+    /* The engine's room for a doubled cut: its signatures, and its calls (struct held_call, which is the shim's). */
     struct call_sig *doubled;
     unsigned doubled_capacity;
     void *doubled_calls;

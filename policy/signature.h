@@ -11,7 +11,7 @@
  * node can take anew: argument bytes, pointers, memset values, and a
  * launch's grid, block and shared memory or a copy's size (patched into the
  * graph) stay out.  The shim fills it from the intercepted call
- * (call_signature, shim/device/record.c); grid, block and shared_mem are
+ * (call_signature, shim/device/held_calls.c); grid, block and shared_mem are
  * zero there, bytes is a pageable copy's size or whether a size is zero.
  */
 struct call_sig {

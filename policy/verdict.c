@@ -151,7 +151,7 @@ void describe_program(const struct program_profile *profile, struct verdict *out
 {
     const unsigned long long *n = profile->total.n;
     out->count = 0;
-    if (profile->calls == 0 && profile->foreign_calls == 0) {
+    if (profile->calls == 0 && profile->direct_calls == 0) {
         say(out, "no CUDA calls were seen: the program does not use CUDA, or reaches it some way the shim cannot "
                  "see");
         return;
@@ -160,7 +160,7 @@ void describe_program(const struct program_profile *profile, struct verdict *out
         say(out, "no CUDA runtime calls were seen, only the driver API's (%llu calls): the program links the "
                  "runtime statically (nvcc's default) or calls the driver itself (CuPy, Triton); its launches, "
                  "copies and sets are followed and graphed as runtime calls are",
-            profile->foreign_calls);
+            profile->direct_calls);
     if (n[ACT_LAUNCH] == 0) {
         say(out, "no kernel launches were seen");
     } else if (n[ACT_SYNC] <= 1 && n[ACT_LAUNCH] >= SYNC_FREE_LAUNCHES) {
@@ -186,10 +186,10 @@ void describe_program(const struct program_profile *profile, struct verdict *out
         out->count++;
     if (profile->timed)
         describe_ceiling_verdict(&profile->ceiling, out);
-    if (profile->foreign_calls && profile->calls)
+    if (profile->direct_calls && profile->calls)
         say(out, "libraries call the driver API directly (%llu calls, cuBLAS-style): their launches, copies and "
                  "sets are graphed with the program's own, their other calls end a region",
-            profile->foreign_calls);
+            profile->direct_calls);
     if (profile->allocs_after_first_launch)
         say(out, "allocates between launches (%llu allocations after the first launch): a region holding an "
                  "allocation cannot be graphed",

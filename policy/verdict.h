@@ -46,7 +46,7 @@ struct program_profile {
     unsigned long long calls;                     /* every intercepted call */
     unsigned long long allocs_after_first_launch; /* allocations once work had started */
     unsigned streams;                             /* streams that carried work */
-    unsigned long long foreign_calls;             /* driver calls not made by the runtime (libraries' own) */
+    unsigned long long direct_calls;             /* driver calls not made by the runtime (libraries' own) */
     bool timed;                                   /* observe mode: ceiling holds the program's timings */
     struct ceiling ceiling;
     /* Nothing was graphed (auto) or would be (observe), and this is why: sequences that do not repeat; or NULL. */

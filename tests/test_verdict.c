@@ -25,7 +25,7 @@ int main(void)
     CHECK_CONTAINS(describe(&p), "no CUDA calls were seen");
 
     /* A static runtime: only driver calls, counted by activity as runtime ones are. */
-    p.foreign_calls = 33330, p.streams = 1, p.total.n[ACT_LAUNCH] = 33000, p.total.n[ACT_SYNC] = 330;
+    p.direct_calls = 33330, p.streams = 1, p.total.n[ACT_LAUNCH] = 33000, p.total.n[ACT_SYNC] = 330;
     CHECK_CONTAINS(describe(&p), "only the driver API's (33330 calls)");
     CHECK_CONTAINS(describe(&p), "launch-bound and sync-delimited: 100.0 launches per host sync");
     CHECK(strstr(describe(&p), "libraries call the driver API directly") == NULL);
@@ -51,7 +51,7 @@ int main(void)
     CHECK_CONTAINS(all, "uses CUDA graphs itself (2 graph launches, 0 capture calls)");
     CHECK_CONTAINS(all, "polls for completion (4 stream or event queries)");
     CHECK_CONTAINS(all, "uses 3 streams");
-    p.foreign_calls = 12;
+    p.direct_calls = 12;
     CHECK_CONTAINS(describe(&p), "libraries call the driver API directly (12 calls, cuBLAS-style): their launches");
     CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits */
     CHECK(strcmp(activity_name(ACT_LAUNCH), "launches") == 0);
@@ -87,7 +87,7 @@ int main(void)
     CHECK(ceiling_share(&p.ceiling) == 0.0);
     CHECK_CONTAINS(describe(&p), "how much graphs could save is unknown: no thread made calls between two host syncs");
     p.allocs_after_first_launch = 7, p.streams = 3, p.total.n[ACT_GRAPH_LAUNCH] = 2, p.total.n[ACT_QUERY] = 4;
-    p.foreign_calls = 12;
+    p.direct_calls = 12;
     CHECK_CONTAINS(describe(&p), "uses 3 streams"); /* every line still fits, the ceiling's too */
 
     /* Start-up: a thread's first span is left out when at least 8 spans follow and it is over 4x their mean. */

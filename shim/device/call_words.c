@@ -8,7 +8,7 @@
 #include "call.h"
 #include "call_words.h"
 #include "kernel_params.h"
-#include "record.h"
+#include "held_calls.h"
 #include "stream_facts.h"
 
 /* What a signature's target is, by the kind of call: "kernel", "host function", "event". */

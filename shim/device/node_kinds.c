@@ -8,7 +8,7 @@
 #include "launch_attributes.h"
 #include "libcuda.h"
 #include "node_kinds.h"
-#include "record.h"
+#include "held_calls.h"
 #include "runtime.h"
 
 /* The packed parameter buffer of cuLaunchKernel's extra form, if it holds at least need bytes; NULL if not. */
@@ -29,7 +29,7 @@ static const void *packed_params(void **extra, uint32_t need)
 }
 
 /* Keeps a launch's parameters and launch attributes in the arena, for slot r; false as node_keep says. */
-static bool keep_launch_bytes(struct record_list *list, struct recorded *r, const struct call *call,
+static bool keep_launch_bytes(struct held_list *list, struct held_call *r, const struct call *call,
                               const struct kernel_params *previous_layout)
 {
     const struct kernel_params *layout = previous_layout && previous_layout->func == call->func
@@ -42,7 +42,7 @@ static bool keep_launch_bytes(struct record_list *list, struct recorded *r, cons
                                                                    : NULL;
     if (call->args == NULL && packed == NULL && layout->count > 0)
         return false;
-    long offset = record_arena_take(list, layout->total);
+    long offset = held_arena_take(list, layout->total);
     if (offset < 0)
         return false;
     if (packed) {
@@ -50,9 +50,9 @@ static bool keep_launch_bytes(struct record_list *list, struct recorded *r, cons
         void *from[KERNEL_PARAMS_MAX];
         for (unsigned i = 0; i < layout->count; i++)
             from[i] = (unsigned char *)(uintptr_t)packed + layout->offset[i];
-        record_copy_params(list->arena + offset, layout, from);
+        held_copy_params(list->arena + offset, layout, from);
     } else {
-        record_copy_params(list->arena + offset, layout, call->args);
+        held_copy_params(list->arena + offset, layout, call->args);
     }
     r->layout = layout;
     r->arena_offset = (uint32_t)offset;
@@ -60,7 +60,7 @@ static bool keep_launch_bytes(struct record_list *list, struct recorded *r, cons
     if (call->num_attrs) {
         /* After the parameters: a kernel node is given them when it is made, a forwarded launch too. */
         size_t size = sizeof(CUlaunchAttribute) * call->num_attrs;
-        long at = record_arena_take(list, size);
+        long at = held_arena_take(list, size);
         if (at < 0)
             return false;
         memcpy(list->arena + at, call->attrs, size);
@@ -73,9 +73,9 @@ static bool keep_launch_bytes(struct record_list *list, struct recorded *r, cons
 }
 
 /* Keeps the bytes a copy from pageable memory reads, for slot r: the program may reuse them once it returns. */
-static bool keep_copy_source(struct record_list *list, struct recorded *r, const struct call *call)
+static bool keep_copy_source(struct held_list *list, struct held_call *r, const struct call *call)
 {
-    long offset = record_arena_take(list, call->bytes);
+    long offset = held_arena_take(list, call->bytes);
     if (offset < 0)
         return false;
     memcpy(list->arena + offset, call->src, call->bytes);
@@ -85,7 +85,7 @@ static bool keep_copy_source(struct record_list *list, struct recorded *r, const
 }
 
 /* Keeps call in record slot r of list: its kind's fields and the bytes it points to (see node_kinds.h). */
-bool node_keep(struct record_list *list, struct recorded *r, const struct call *call, enum host_memory src_memory,
+bool node_keep(struct held_list *list, struct held_call *r, const struct call *call, enum host_memory src_memory,
                const struct kernel_params *previous_layout)
 {
     struct call *to = &r->call;
@@ -169,14 +169,14 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 }
 
 /* Adds the node of recorded call r to graph, after deps; *node (a copy's: region_graph_build's, see node_kinds.h). */
-CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list *list, const struct recorded *r,
+CUresult node_add(cudaGraph_t graph, CUcontext context, const struct held_list *list, const struct held_call *r,
                   const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node)
 {
     const struct call *c = &r->call;
     switch (c->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
-        record_kernel_argv(list, r, argv);
+        held_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, node, graph, deps, ndeps, &p);
         /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
@@ -218,7 +218,7 @@ CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list
  * NULL), so each function's plain and _ptsz versions do the same.  A
  * driver call's CUresult comes back as the cudaError_t of the same value.
  */
-cudaError_t node_resubmit(const struct record_list *list, const struct recorded *r, cudaStream_t stream)
+cudaError_t node_resubmit(const struct held_list *list, const struct held_call *r, cudaStream_t stream)
 {
     const struct call *c = &r->call;
     void *real = NULL;
@@ -226,8 +226,8 @@ cudaError_t node_resubmit(const struct record_list *list, const struct recorded 
         return (cudaError_t)CUDA_ERROR_NOT_FOUND;
     void *argv[KERNEL_PARAMS_MAX];
     if (c->kind == CALL_LAUNCH)
-        record_kernel_argv(list, r, argv);
-    const void *src = r->staged ? record_bytes(list, r) : c->src;
+        held_kernel_argv(list, r, argv);
+    const void *src = r->staged ? held_bytes(list, r) : c->src;
     CUdeviceptr dst = (CUdeviceptr)(uintptr_t)c->dst;
     const CUlaunchAttribute *attrs = r->num_attrs ? (const CUlaunchAttribute *)(list->arena + r->attrs_offset) : NULL;
     switch ((int)c->api) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "libcuda.h"
-#include "record.h"
+#include "held_calls.h"
 
 /*
  * The kinds whose calls can be graph nodes (CALL_KINDS_NODE: LAUNCH, COPY,
@@ -16,9 +16,9 @@
  * state, hash, compare and patch: inline) and in node_kinds.c for the
  * rest, whose default is the kinds that are no node.  A new node kind is
  * a case in each.  Also written here, by kind:
- * what a call keeps and its signature (record.h's record_append_any and
+ * what a call keeps and its signature (held_calls.h's held_append_any and
  * call_signature), the node itself (region_graph.c), the resubmission
- * (record.h's record_forward).  Every call goes through libcuda.
+ * (held_calls.h's held_forward).  Every call goes through libcuda.
  */
 
 /*
@@ -40,7 +40,7 @@ struct node_state {
 };
 
 /* What a launch's kernel node holds for recorded launch r (its parameters apart): its geometry and kernel. */
-static inline void launch_state_of(const struct recorded *r, struct node_state *st)
+static inline void launch_state_of(const struct held_call *r, struct node_state *st)
 {
     const struct call *c = &r->call;
     st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
@@ -48,7 +48,7 @@ static inline void launch_state_of(const struct recorded *r, struct node_state *
 }
 
 /* What a copy's node holds for recorded copy r: a staged copy's source is the graph's staging buffer. */
-static inline void copy_state_of(const struct recorded *r, struct node_state *st)
+static inline void copy_state_of(const struct held_call *r, struct node_state *st)
 {
     st->dst = r->call.dst;
     st->src = r->staged ? NULL : r->call.src;
@@ -56,7 +56,7 @@ static inline void copy_state_of(const struct recorded *r, struct node_state *st
 }
 
 /* What a set's node holds for recorded set r. */
-static inline void set_state_of(const struct recorded *r, struct node_state *st)
+static inline void set_state_of(const struct held_call *r, struct node_state *st)
 {
     st->dst = r->call.dst;
     st->value = r->call.value;
@@ -64,7 +64,7 @@ static inline void set_state_of(const struct recorded *r, struct node_state *st)
 }
 
 /* What a node of recorded call r's kind holds for it (st's other fields are left as they are). */
-static inline void node_state_of(const struct recorded *r, struct node_state *st)
+static inline void node_state_of(const struct held_call *r, struct node_state *st)
 {
     switch (r->call.kind) {
     case CALL_LAUNCH: launch_state_of(r, st); return;
@@ -148,13 +148,13 @@ static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_
  * on a replay's way.
  */
 static inline __attribute__((always_inline)) uint64_t node_call_hash(enum call_kind kind, unsigned i,
-                                                                     const struct record_list *list,
-                                                                     const struct recorded *r, uint32_t size)
+                                                                     const struct held_list *list,
+                                                                     const struct held_call *r, uint32_t size)
 {
     const struct call *c = &r->call;
     switch (kind) {
     case CALL_LAUNCH:
-        return bytes_hash(i, record_bytes(list, r), size) ^
+        return bytes_hash(i, held_bytes(list, r), size) ^
                key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem) ^ (uintptr_t)r->layout->function);
     case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
     case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
@@ -198,7 +198,7 @@ static inline bool args_differ(const unsigned char *now, uint32_t size, const un
  * launch's: its geometry, or its kernel (another of the same parameter
  * layout, which the engine lets stand in: engine_call.c).
  */
-static inline bool launch_shape_differs(const struct node_state *st, const struct recorded *r)
+static inline bool launch_shape_differs(const struct node_state *st, const struct held_call *r)
 {
     const struct call *c = &r->call;
     return st->grid.x != c->grid.x || st->grid.y != c->grid.y || st->grid.z != c->grid.z ||
@@ -212,12 +212,12 @@ static inline bool launch_shape_differs(const struct node_state *st, const struc
  * it needs a patch.
  */
 static inline bool node_state_differs(enum call_kind kind, const struct node_state *st, const unsigned char *args,
-                                      uint32_t size, const struct record_list *list, const struct recorded *r)
+                                      uint32_t size, const struct held_list *list, const struct held_call *r)
 {
     const struct call *c = &r->call;
     switch (kind) {
     case CALL_LAUNCH:
-        return args_differ(args, size, record_bytes(list, r)) || launch_shape_differs(st, r);
+        return args_differ(args, size, held_bytes(list, r)) || launch_shape_differs(st, r);
     case CALL_COPY:
         return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
     case CALL_SET:
@@ -247,7 +247,7 @@ static inline CUDA_MEMSET_NODE_PARAMS memset_params(const struct call *c)
 }
 
 /* A kernel node's parameters for a recorded launch, its parameters in argv. */
-static inline CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r, void **argv)
+static inline CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct held_call *r, void **argv)
 {
     const struct call *c = &r->call;
     return (CUDA_KERNEL_NODE_PARAMS){.func = r->layout->function, .gridDimX = c->grid.x, .gridDimY = c->grid.y,
@@ -263,15 +263,15 @@ static inline CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct recorded *r
  * region_graph.c keeps them).  An event node never differs: CUDA_SUCCESS.
  */
 static inline __attribute__((always_inline)) CUresult
-node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct record_list *list,
-           const struct recorded *r, const void *staged_src, struct node_state *st)
+node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct held_list *list,
+           const struct held_call *r, const void *staged_src, struct node_state *st)
 {
     const struct call *c = &r->call;
     CUresult err;
     switch (c->kind) {
     case CALL_LAUNCH: {
         void *argv[KERNEL_PARAMS_MAX];
-        record_kernel_argv(list, r, argv);
+        held_kernel_argv(list, r, argv);
         CUDA_KERNEL_NODE_PARAMS p = kernel_params_for(r, argv);
         err = DEVICE_CALL(cuGraphExecKernelNodeSetParams_v2, exec, node, &p);
         if (err == CUDA_SUCCESS)
@@ -314,7 +314,7 @@ node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const 
  * as the call returns.  False if memory ran out or a kernel's parameters
  * cannot be read.
  */
-bool node_keep(struct record_list *list, struct recorded *r, const struct call *call, enum host_memory src_memory,
+bool node_keep(struct held_list *list, struct held_call *r, const struct call *call, enum host_memory src_memory,
                const struct kernel_params *previous_layout);
 
 /*
@@ -323,10 +323,10 @@ bool node_keep(struct record_list *list, struct recorded *r, const struct call *
  * region_graph_build instead, once the staging buffer it may read is
  * allocated: CUDA_SUCCESS here, *node untouched.
  */
-CUresult node_add(cudaGraph_t graph, CUcontext context, const struct record_list *list, const struct recorded *r,
+CUresult node_add(cudaGraph_t graph, CUcontext context, const struct held_list *list, const struct held_call *r,
                   const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node);
 
-/* Submits recorded call r of list as the program made it, on stream, through its own door: record_forward's. */
-cudaError_t node_resubmit(const struct record_list *list, const struct recorded *r, cudaStream_t stream);
+/* Submits recorded call r of list as the program made it, on stream, through its own door: held_forward's. */
+cudaError_t node_resubmit(const struct held_list *list, const struct held_call *r, cudaStream_t stream);
 
 #endif

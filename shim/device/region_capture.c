@@ -17,7 +17,7 @@
  * rest of the back end: a program built with the static runtime has no
  * runtime the shim could call, and a driver call leaves the runtime's last
  * error alone.  The program's calls forwarded into the capture go through
- * the door they came by (record_forward): a runtime call through the
+ * the door they came by (held_forward): a runtime call through the
  * runtime, whose error state is the program's.
  */
 #include "config.h"
@@ -100,7 +100,7 @@ CUresult capture_begin(struct capture_session *s, cudaStream_t origin, size_t st
         err = private_event(&s->fork);
     owed_waits_settle(origin); /* outside the capture: a wait it owes a fast-path graph */
     owed_records_settle(origin, NULL); /* and the records owed there */
-    /* And those owed on the legacy stream, which a foreign call inside the capture could settle: made while a
+    /* And those owed on the legacy stream, which a direct call inside the capture could settle: made while a
        blocking stream captures, a record there would invalidate the capture (found by tests/owed_waits.sh). */
     owed_records_settle(cudaStreamLegacy, NULL);
     if (err == CUDA_SUCCESS)
@@ -179,12 +179,12 @@ CUresult capture_join(struct capture_session *s, cudaStream_t stream)
 
 /*
  * Forwards a recorded call into the capture and notes what it adds to it;
- * returns what CUDA says (a driver call's CUresult as record_forward gives
+ * returns what CUDA says (a driver call's CUresult as held_forward gives
  * it: the codes both doors share agree).  The two calls the shim changes
  * (a wait made external, a copy from the staging buffer) go through libcuda:
  * should one fail, the caller makes the program's call again as it was made.
  */
-cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r)
+cudaError_t capture_forward(struct capture_session *s, const struct held_list *list, const struct held_call *r)
 {
     const struct call *c = &r->call;
     cudaError_t err;
@@ -203,12 +203,12 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
     if (r->staged) {
         /* From pinned memory, with unified addressing: cuMemcpyAsync tells the direction from the pointers. */
         unsigned char *copy = s->staging + s->staging_used;
-        memcpy(copy, record_bytes(list, r), c->bytes);
+        memcpy(copy, held_bytes(list, r), c->bytes);
         s->staging_used += align16(c->bytes);
         return (cudaError_t)DEVICE_CALL(cuMemcpyAsync, (CUdeviceptr)(uintptr_t)c->dst, (CUdeviceptr)(uintptr_t)copy,
                                         c->bytes, c->stream);
     }
-    err = record_forward(list, r, cudaStreamPerThread);
+    err = held_forward(list, r, cudaStreamPerThread);
     if (err != cudaSuccess)
         return err;
     if (joins_by_itself && !capture_holds(s, c->stream))
@@ -281,7 +281,7 @@ static CUresult launch_in_order(struct capture_session *s, cudaGraphExec_t exec,
 
 /* Ends the capture and runs what it holds in the program's order (see region_capture.h). */
 enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
-                                    const struct record_list *list, CUresult *error, CUresult *owed)
+                                    const struct held_list *list, CUresult *error, CUresult *owed)
 {
     enum capture_outcome outcome = CAPTURE_RESUBMITTED;
     cudaGraph_t graph = NULL;
@@ -309,7 +309,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
            runtime errors are owed to the program's cudaGetLastError, not left to whichever thread submits them. */
         struct saved_error saved;
         errors_save(&saved);
-        cudaError_t runtime_error = record_forward_all(list, cudaStreamPerThread, owed);
+        cudaError_t runtime_error = held_forward_all(list, cudaStreamPerThread, owed);
         errors_restore(&saved);
         errors_owe(runtime_error);
         outcome = CAPTURE_RESUBMITTED;

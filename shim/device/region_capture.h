@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "driver_api.h"
-#include "record.h"
+#include "held_calls.h"
 
 #define CAPTURE_STREAMS_MAX 16
 #define CAPTURE_EVENTS_MAX 32
@@ -63,7 +63,7 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
 CUresult capture_join(struct capture_session *s, cudaStream_t stream);
 
 /* Forwards a recorded call into the capture and notes what it adds to it; returns what CUDA says. */
-cudaError_t capture_forward(struct capture_session *s, const struct record_list *list, const struct recorded *r);
+cudaError_t capture_forward(struct capture_session *s, const struct held_list *list, const struct held_call *r);
 
 /*
  * Ends the capture and runs what it holds, in the program's order: through
@@ -77,7 +77,7 @@ cudaError_t capture_forward(struct capture_session *s, const struct record_list 
  * launch.
  */
 enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
-                                    const struct record_list *list, CUresult *error, CUresult *owed);
+                                    const struct held_list *list, CUresult *error, CUresult *owed);
 
 /* Destroys a region's robust-path graph. */
 void region_capture_destroy(struct region_capture *rc);

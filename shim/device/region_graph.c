@@ -119,14 +119,14 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
 }
 
 /* Adds the node for one recorded call, after deps; fills node i and what the graph's own set holds there. */
-static CUresult add_node(struct region_graph *g, const struct record_list *list, const struct recorded *r,
+static CUresult add_node(struct region_graph *g, const struct held_list *list, const struct held_call *r,
                          const cudaGraphNode_t *deps, size_t ndeps, unsigned i, size_t *staging_used)
 {
     struct graph_node *gn = &g->nodes[i];
     gn->kind = r->call.kind;
     node_state_of(r, &g->built.state[i]);
     if (gn->args_size)
-        memcpy(g->built.args + gn->args_offset, record_bytes(list, r), gn->args_size);
+        memcpy(g->built.args + gn->args_offset, held_bytes(list, r), gn->args_size);
     if (r->staged) {
         gn->staging_offset = *staging_used;
         *staging_used += align16(r->call.bytes);
@@ -175,7 +175,7 @@ static void add_dependency(cudaGraphNode_t *deps, size_t *ndeps, cudaGraphNode_t
  * and the kernel's grid-dependency wait returns at once), or if libcuda
  * has no cuGraphAddDependencies_v2 (before CUDA 12.3: full edges).
  */
-static cudaGraphNode_t take_primary(const struct build_order *o, unsigned si, const struct recorded *r,
+static cudaGraphNode_t take_primary(const struct build_order *o, unsigned si, const struct held_call *r,
                                     cudaGraphNode_t *deps, size_t *ndeps)
 {
     if (!r->programmatic || o->tail[si] == NULL || !o->tail_kernel[si] ||
@@ -245,7 +245,7 @@ static void add_legacy_barrier(struct build_order *o, unsigned stream_count, uns
 }
 
 /* Numbers the region's streams (the legacy stream first: the graph is launched there); false if too many. */
-static bool index_streams(struct region_graph *g, const struct record_list *list, struct build_order *o)
+static bool index_streams(struct region_graph *g, const struct held_list *list, struct build_order *o)
 {
     o->legacy = -1;
     for (unsigned i = 0; i < list->count && o->legacy < 0; i++)
@@ -263,7 +263,7 @@ static bool index_streams(struct region_graph *g, const struct record_list *list
 }
 
 /* The hash of node i's arguments in an occurrence. */
-static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct record_list *list, unsigned i)
+static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct held_list *list, unsigned i)
 {
     return node_call_hash(g->nodes[i].kind, i, list, &list->calls[i], g->nodes[i].args_size);
 }
@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) uint64_t instance_hash(const struct
  * so that a replay finds it from the last instance's key and the nodes that
  * differ, without hashing the others.
  */
-static uint64_t set_key(const struct region_graph *g, const struct record_list *list)
+static uint64_t set_key(const struct region_graph *g, const struct held_list *list)
 {
     uint64_t h = 0;
     for (unsigned i = 0; i < g->count; i++)
@@ -349,7 +349,7 @@ static void discard_unbuilt(struct region_graph *g)
 }
 
 /* Whether every kernel the occurrence launches was found in context: a kernel's function belongs to it. */
-static bool kernels_of_context(const struct record_list *list, CUcontext context)
+static bool kernels_of_context(const struct held_list *list, CUcontext context)
 {
     for (unsigned i = 0; i < list->count; i++)
         if (list->calls[i].call.kind == CALL_LAUNCH && list->calls[i].layout->context != context)
@@ -385,7 +385,7 @@ static void add_event(cudaEvent_t *events, unsigned *count, cudaEvent_t event)
  * not launched on a per-thread default stream (which only its thread could
  * name), and room to keep what it would have followed.
  */
-static bool record_owed(const struct region_graph *g, const struct record_list *list, unsigned i,
+static bool record_owed(const struct region_graph *g, const struct held_list *list, unsigned i,
                         const struct build_order *o, size_t ndeps)
 {
     if (g->owed == NULL || g->streams[0] == cudaStreamPerThread || o->ahead == NULL ||
@@ -404,7 +404,7 @@ static bool record_owed(const struct region_graph *g, const struct record_list *
  * graph too unless builder_take handed it out.
  */
 struct graph_builder {
-    const struct record_list *list;
+    const struct held_list *list;
     struct region_graph *g;
     struct build_order o;
     cudaGraphNode_t *deps;       /* the current call's dependencies */
@@ -414,13 +414,13 @@ struct graph_builder {
 };
 
 /* Entries of the arrays with one per recorded call (at least one). */
-static size_t per_call(const struct record_list *list)
+static size_t per_call(const struct held_list *list)
 {
     return list->count ? list->count : 1;
 }
 
 /* Starts a build: the graph, its per-call arrays, each launch's parameter block placed; false if out of memory. */
-static bool builder_init(struct graph_builder *b, const struct record_list *list, unsigned max_instances)
+static bool builder_init(struct graph_builder *b, const struct held_list *list, unsigned max_instances)
 {
     *b = (struct graph_builder){.list = list};
     struct region_graph *g = b->g = calloc(1, sizeof *g);
@@ -484,14 +484,14 @@ static CUresult builder_stage(struct graph_builder *b)
 
 /* The copy parameters of a recorded copy's node gn: a staged copy reads its place in the staging buffer. */
 static CUDA_MEMCPY3D copy_node_params(const struct region_graph *g, const struct graph_node *gn,
-                                      const struct recorded *r)
+                                      const struct held_call *r)
 {
     const void *src = r->staged ? (const void *)(g->staging + gn->staging_offset) : r->call.src;
     return copy_params(r->call.dst, src, r->call.bytes);
 }
 
 /* Adds the node of recorded call i, a copy, after deps (add_node gave it its place in the staging buffer). */
-static CUresult add_copy_node(struct region_graph *g, const struct recorded *r, unsigned i,
+static CUresult add_copy_node(struct region_graph *g, const struct held_call *r, unsigned i,
                               const cudaGraphNode_t *deps, size_t ndeps)
 {
     struct graph_node *gn = &g->nodes[i];
@@ -515,7 +515,7 @@ static void hand_on(struct build_order *o, unsigned si, cudaGraphNode_t node)
  */
 static bool builder_wait_as_edge(struct graph_builder *b, unsigned i, unsigned si)
 {
-    const struct record_list *list = b->list;
+    const struct held_list *list = b->list;
     struct build_order *o = &b->o;
     cudaGraphNode_t recorded_at = NULL;
     const cudaGraphNode_t *ahead = NULL; /* a record left out: what it followed */
@@ -572,7 +572,7 @@ static void builder_owe_record(struct graph_builder *b, unsigned i, unsigned si)
 static CUresult builder_add_node(struct graph_builder *b, unsigned i, unsigned si)
 {
     struct region_graph *g = b->g;
-    const struct recorded *r = &b->list->calls[i];
+    const struct held_call *r = &b->list->calls[i];
     cudaGraphNode_t primary = take_primary(&b->o, si, r, b->deps, &b->ndeps);
     CUresult err = add_node(g, b->list, r, b->deps, b->ndeps, i, &b->staging_used);
     if (err == CUDA_SUCCESS && primary)
@@ -589,7 +589,7 @@ static CUresult builder_add_node(struct graph_builder *b, unsigned i, unsigned s
 /* Places recorded call i in the graph: as an edge, as a record left out, or as a node after what it follows. */
 static CUresult builder_add_call(struct graph_builder *b, unsigned i)
 {
-    const struct recorded *r = &b->list->calls[i];
+    const struct held_call *r = &b->list->calls[i];
     unsigned si = (unsigned)stream_index(b->g, r->call.stream);
     b->ndeps = 0;
     add_position(&b->o, si, true, b->deps, &b->ndeps);
@@ -653,7 +653,7 @@ static struct region_graph *builder_take(struct graph_builder *b)
 }
 
 /* Builds and instantiates a graph from a recorded occurrence; NULL with a reason if it cannot. */
-struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
+struct region_graph *region_graph_build(const struct held_list *list, unsigned max_instances, char *why,
                                         size_t why_len, bool *unsupported)
 {
     struct graph_builder b;
@@ -697,7 +697,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
 
 /* Whether node i of instance in holds other arguments than the occurrence's: whether it needs a patch. */
 static inline bool node_differs(const struct region_graph *g, const struct graph_instance *in, unsigned i,
-                                const struct record_list *list)
+                                const struct held_list *list)
 {
     const struct graph_node *gn = &g->nodes[i];
     return node_state_differs(gn->kind, &in->state[i], in->args + gn->args_offset, gn->args_size, list,
@@ -712,7 +712,7 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
 }
 
 /* Notes whether recorded call i, a launch, has another geometry or kernel than its node in the instance launched last. */
-void region_graph_note_shape(struct region_graph *g, const struct record_list *list, unsigned i)
+void region_graph_note_shape(struct region_graph *g, const struct held_list *list, unsigned i)
 {
     if (i < g->count && g->nodes[i].kind == CALL_LAUNCH && list->calls[i].call.kind == CALL_LAUNCH &&
         launch_shape_differs(&g->instances[g->last].state[i], &list->calls[i]))
@@ -720,7 +720,7 @@ void region_graph_note_shape(struct region_graph *g, const struct record_list *l
 }
 
 /* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
-bool region_graph_call_differs(struct region_graph *g, const struct record_list *list, unsigned i)
+bool region_graph_call_differs(struct region_graph *g, const struct held_list *list, unsigned i)
 {
     region_graph_note_shape(g, list, i);
     return node_differs(g, &g->instances[g->last], i, list);
@@ -728,7 +728,7 @@ bool region_graph_call_differs(struct region_graph *g, const struct record_list 
 
 /* How many nodes of instance in need a patch for the occurrence. */
 static unsigned instance_distance(const struct region_graph *g, const struct graph_instance *in,
-                                  const struct record_list *list)
+                                  const struct held_list *list)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < g->count; i++)
@@ -738,14 +738,14 @@ static unsigned instance_distance(const struct region_graph *g, const struct gra
 
 /* Patches node i of instance in to the occurrence's arguments (it differs); CUDA_SUCCESS or the error. */
 static CUresult patch_node(struct region_graph *g, struct graph_instance *in, unsigned i,
-                           const struct record_list *list)
+                           const struct held_list *list)
 {
     const struct graph_node *gn = &g->nodes[i];
-    const struct recorded *r = &list->calls[i];
+    const struct held_call *r = &list->calls[i];
     const void *staged_src = r->staged ? g->staging + gn->staging_offset : NULL;
     CUresult err = node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i]);
     if (err == CUDA_SUCCESS && gn->args_size)
-        memcpy(in->args + gn->args_offset, record_bytes(list, r), gn->args_size);
+        memcpy(in->args + gn->args_offset, held_bytes(list, r), gn->args_size);
     return err;
 }
 
@@ -754,7 +754,7 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
  * one launched last does not hold (see "Argument sets" above); its key
  * becomes key (the caller patches it to that).  *made: a new instance.
  */
-static struct graph_instance *choose_instance(struct region_graph *g, const struct record_list *list, uint64_t key,
+static struct graph_instance *choose_instance(struct region_graph *g, const struct held_list *list, uint64_t key,
                                               bool *made)
 {
     struct graph_instance *in = NULL;
@@ -806,7 +806,7 @@ static struct graph_instance *choose_instance(struct region_graph *g, const stru
  * occurrence that fell back wrote it).  Into g->differ; how many.
  */
 static unsigned listed_or_reshaped(struct region_graph *g, const struct graph_instance *in,
-                                   const struct record_list *list)
+                                   const struct held_list *list)
 {
     unsigned n = 0, k = 0;
     for (unsigned i = 0; i < g->count; i++) {
@@ -827,7 +827,7 @@ static CUresult in_graph_context(const struct region_graph *g)
 }
 
 /* The nodes of in that hold other arguments than the occurrence's, compared one by one: into g->differ; how many. */
-static unsigned differing_nodes(struct region_graph *g, const struct graph_instance *in, const struct record_list *list)
+static unsigned differing_nodes(struct region_graph *g, const struct graph_instance *in, const struct held_list *list)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < g->count; i++)
@@ -844,7 +844,7 @@ static unsigned differing_nodes(struct region_graph *g, const struct graph_insta
  * with its node there as it recorded it (list->differ): then nothing is
  * compared here.  *made: a new instance.
  */
-static struct graph_instance *instance_to_launch(struct region_graph *g, const struct record_list *list, bool *made,
+static struct graph_instance *instance_to_launch(struct region_graph *g, const struct held_list *list, bool *made,
                                                  const unsigned **nodes, unsigned *count)
 {
     struct graph_instance *in = &g->instances[g->last];
@@ -874,7 +874,7 @@ static struct graph_instance *instance_to_launch(struct region_graph *g, const s
 }
 
 /* Patches nodes[0..count) of in to the occurrence's arguments, up to the first that fails (*err); how many tried. */
-static int patch_nodes(struct region_graph *g, struct graph_instance *in, const struct record_list *list,
+static int patch_nodes(struct region_graph *g, struct graph_instance *in, const struct held_list *list,
                        const unsigned *nodes, unsigned count, CUresult *err)
 {
     int patched = 0;
@@ -892,13 +892,13 @@ static int patch_nodes(struct region_graph *g, struct graph_instance *in, const 
 }
 
 /* Copies the occurrence's staged bytes into the staging buffer, once the previous launch has stopped reading it. */
-static CUresult refill_staging(struct region_graph *g, const struct record_list *list)
+static CUresult refill_staging(struct region_graph *g, const struct held_list *list)
 {
     /* The previous launch, of any instance, may still be reading the staging buffer. */
     CUresult err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
     for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
         if (list->calls[i].staged)
-            memcpy(g->staging + g->nodes[i].staging_offset, record_bytes(list, &list->calls[i]),
+            memcpy(g->staging + g->nodes[i].staging_offset, held_bytes(list, &list->calls[i]),
                    list->calls[i].call.bytes);
     return err;
 }
@@ -933,7 +933,7 @@ static CUresult after_launch(struct region_graph *g)
 }
 
 /* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
-int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
+int region_graph_launch(struct region_graph *g, const struct held_list *list, struct graph_launch *how,
                         cudaError_t *error)
 {
     how->made = false;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "record.h"
+#include "held_calls.h"
 
 struct region_graph;
 
@@ -28,7 +28,7 @@ struct graph_launch {
  * implicit barriers with blocking streams become edges, and a graph using
  * it is launched on it.
  */
-struct region_graph *region_graph_build(const struct record_list *list, unsigned max_instances, char *why,
+struct region_graph *region_graph_build(const struct held_list *list, unsigned max_instances, char *why,
                                         size_t why_len, bool *unsupported);
 
 /*
@@ -39,7 +39,7 @@ struct region_graph *region_graph_build(const struct record_list *list, unsigned
  * number of nodes patched, or -1 with the runtime's error in *error
  * (nothing was launched; the caller submits the calls one by one instead).
  */
-int region_graph_launch(struct region_graph *g, const struct record_list *list, struct graph_launch *how,
+int region_graph_launch(struct region_graph *g, const struct held_list *list, struct graph_launch *how,
                         cudaError_t *error);
 
 /*
@@ -54,7 +54,7 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
  * holds in the instance launched last: the engine lists such calls as it
  * records them (list->differ), and the launch then compares nothing.
  */
-bool region_graph_call_differs(struct region_graph *g, const struct record_list *list, unsigned i);
+bool region_graph_call_differs(struct region_graph *g, const struct held_list *list, unsigned i);
 
 /*
  * Notes whether recorded call i, a launch, has another geometry (grid,
@@ -64,7 +64,7 @@ bool region_graph_call_differs(struct region_graph *g, const struct record_list 
  * calls it for each call it records for g's region, so that a record slot
  * the fast path trusts never holds a geometry or kernel g's nodes do not.
  */
-void region_graph_note_shape(struct region_graph *g, const struct record_list *list, unsigned i);
+void region_graph_note_shape(struct region_graph *g, const struct held_list *list, unsigned i);
 
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);

@@ -11,9 +11,9 @@
 
 #include "observe.h"
 #include "observe_sequences.h"
-#include "shim.h"
+#include "settings.h"
 
-/* Driver calls from outside the runtime, per function (foreign.c counts them here): all threads together. */
+/* Driver calls from outside the runtime, per function (direct_calls.c counts them here): all threads together. */
 static atomic_ullong driver_calls[DRIVER_COUNT];
 
 /* One stream's counters in one thread's table. */
@@ -389,6 +389,6 @@ void observe_profile(struct program_profile *profile)
     for (int id = 0; id < HOOK_COUNT; id++)
         profile->calls += observe_hook_calls(id);
     profile->allocs_after_first_launch = atomic_load(&allocs_after_first_launch);
-    profile->foreign_calls = driver_calls_total();
+    profile->direct_calls = driver_calls_total();
     observe_each_stream(add_to_profile, profile);
 }

@@ -8,7 +8,7 @@
 
 #include "log.h"
 #include "observe_sequences.h"
-#include "shim.h"
+#include "settings.h"
 
 /* The calls a thread's buffer holds at first; it grows at the end of a longer sequence. */
 #define FIRST_CAPACITY 256

@@ -77,7 +77,7 @@ bool caller_rescan(uintptr_t addr)
     if (complete) {
         /* Nothing left to find: callers' next checks stop at the generation compare (caller_is_runtime). */
         atomic_store_explicit(&caller_scanned_generation, generation + 1, memory_order_release);
-        return false; /* a foreign caller: the common answer, without a lock */
+        return false; /* a direct caller: the common answer, without a lock */
     }
     /*
      * A process without a dynamic runtime (the static one is in the

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "calling_object.h"
-#include "driver_launchers.h"
+#include "cuda_libraries.h"
 #include "log.h"
 
 struct calling_object calling_objects[CALLING_OBJECTS_MAX];

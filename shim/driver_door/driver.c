@@ -23,14 +23,14 @@
 #include "driver_work.h"
 #include "engine.h"
 #include "engine_fast.h"
-#include "foreign.h"
+#include "direct_calls.h"
 #include "launch_attributes.h"
 #include "runtime.h"
 #include "libcuda.h"
 #include "log.h"
 #include "macro_piece.h"
 #include "observe.h"
-#include "shim.h"
+#include "settings.h"
 
 static atomic_bool missing_reported[DRIVER_COUNT];
 
@@ -102,9 +102,9 @@ enum driver_way {
     DRIVER_WAY_HELD,           /* held back by the engine (a front-door call): not forwarded */
     DRIVER_WAY_INTO_CAPTURE,   /* a boundary the engine took: forwarded into the shim's capture */
     DRIVER_WAY_FORWARDED,      /* a boundary, or a front-door call not held: forwarded, the engine told */
-    DRIVER_WAY_FORWARDED_WAIT, /* the same for a wait: it returns held-back work's errors, as foreign ones do */
+    DRIVER_WAY_FORWARDED_WAIT, /* the same for a wait: it returns held-back work's errors, as direct ones do */
     DRIVER_WAY_TIMED_NODE,     /* observe mode: a front-door call, timed for the ceiling */
-    DRIVER_WAY_TIMED_WAIT,     /* observe mode: a foreign wait, timed for the ceiling */
+    DRIVER_WAY_TIMED_WAIT,     /* observe mode: a direct wait, timed for the ceiling */
 };
 
 /* How a boundary is forwarded once the engine has seen it: taken (into the shim's capture), or a wait, or not. */
@@ -133,7 +133,7 @@ static void runtime_work_settles(const void *stream)
  * What a wrapped driver function's call is, in observe and auto mode: who
  * called?  The interposed runtime (its calls are the implementation of
  * runtime calls the shim saw) and the shim go straight through; anything
- * else is foreign work (shim/driver_door/foreign.c).  A setting changed
+ * else is direct work (shim/driver_door/direct_calls.c).  A setting changed
  * (SETTING kind) is a boundary whoever calls it, since the runtime calls
  * that lead to it are not hooked; the shim's own are not (in_engine).  The
  * runtime's driver call while no call into the runtime that the shim knows
@@ -144,7 +144,7 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
                                        const void *caller)
 {
     if (!caller_is_runtime(caller)) {
-        bool taken = foreign_call(id, stream, caller); /* counts */
+        bool taken = direct_call(id, stream, caller); /* counts */
         if (kind == DRIVER_KIND_SYNC && !shim_auto)
             return DRIVER_WAY_TIMED_WAIT; /* the ceiling's timings */
         return boundary_way(taken, kind == DRIVER_KIND_SYNC);
@@ -153,7 +153,7 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
         /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves; never taken (not
            capturable). */
         return boundary_way(
-            engine_foreign_call((cudaStream_t)stream, driver_table[id].name, 0, false, FALLBACK_MISMATCH), false);
+            engine_direct_call((cudaStream_t)stream, driver_table[id].name, 0, false, FALLBACK_MISMATCH), false);
     }
     if (shim_auto && runtime_calls_known == 0 && driver_kind_ordered(kind))
         return boundary_way(unhooked_runtime_call(id, stream), kind == DRIVER_KIND_SYNC);
@@ -166,24 +166,24 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
  * observe and auto mode: counted and timed in observe mode; in auto mode,
  * described to the engine as a runtime call would be (call, which node
  * says can be a node) and held back (*held for the program) or passed on,
- * else foreign work like any other.  A communication library's is always
+ * else direct work like any other.  A communication library's is always
  * passed on.
  */
 static enum driver_way driver_node_way(const struct call *call, bool node, const void *caller, cudaError_t *held)
 {
     enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
     if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */
-        foreign_count(id, call->stream);
+        direct_count(id, call->stream);
         if (calling_object_is_communication(caller))
             observe_communication_call();
         return DRIVER_WAY_TIMED_NODE;
     }
     if (node && !calling_object_is_communication(caller)) {
         if (shim_counting)
-            foreign_count(id, call->stream);
+            direct_count(id, call->stream);
         return engine_driver_call(call, held) ? DRIVER_WAY_HELD : DRIVER_WAY_FORWARDED;
     }
-    return foreign_call(id, call->stream, caller) ? DRIVER_WAY_INTO_CAPTURE : DRIVER_WAY_FORWARDED;
+    return direct_call(id, call->stream, caller) ? DRIVER_WAY_INTO_CAPTURE : DRIVER_WAY_FORWARDED;
 }
 
 /* When a call made the way way says began, if it is timed (observe_clock); else 0. */
@@ -197,7 +197,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
 {
     switch (way) {
     case DRIVER_WAY_INTO_CAPTURE:
-        engine_foreign_done();
+        engine_direct_done();
         return result;
     case DRIVER_WAY_FORWARDED:
         engine_forwarded(); /* not the runtime's own: they are inside a call still in flight */
@@ -209,7 +209,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
         observe_node_done(start);
         return result;
     case DRIVER_WAY_TIMED_WAIT:
-        foreign_wait_done(id, start);
+        direct_wait_done(id, start);
         return result;
     default:
         return result;
@@ -261,7 +261,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
  * The driver's front door (DRIVER_NODE): a call that can be a graph node,
  * from anyone but the runtime, is described to the engine as a runtime
  * call would be (the DRIVER_FIELDS_* below; false: this one cannot be a
- * node, and it is foreign work like any other) and held back or passed on
+ * node, and it is direct work like any other) and held back or passed on
  * (driver_node_way).  Observe mode counts it and times it, as it times the
  * waits (SYNC), for the exit summary's ceiling (shim/diagnostics/observe.c).
  * The runtime's own is a boundary or settles what it must, as a
@@ -333,7 +333,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
     PIECE, do {                                                                                           \
         struct tracker *taker = door_self;                                                                \
         if (taker && extra == NULL && !in_engine && driver_caller_may_hold(caller)) {                     \
-            const struct recorded *slot = engine_fast_taker_dims(                                         \
+            const struct held_call *slot = engine_fast_taker_dims(                                         \
                 taker, id, (const void *)f,                                                               \
                 (const unsigned[6]){gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ},       \
                 kernelParams, sharedMemBytes, (cudaStream_t)hStream, s);                                  \
@@ -343,7 +343,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
     } while (0)
 /*
  * Launch attributes that let a launch be held back (shim/device/launch_attributes.h: kept on its kernel node,
- * or a programmatic edge) travel with it; any other makes it foreign work (the log names the attribute).
+ * or a programmatic edge) travel with it; any other makes it direct work (the log names the attribute).
  */
 #define DRIVER_FIELDS_LAUNCH_EX(c)                                                                        \
     (config != NULL && launch_attrs_holdable(config->attrs, config->numAttrs, call_api_name((c).api)) && \
@@ -367,7 +367,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
 #define DRIVER_FIELDS_SET_16(c) DRIVER_FIELDS_SET_(c, us, 2)
 #define DRIVER_FIELDS_SET_32(c) DRIVER_FIELDS_SET_(c, ui, 4)
 #define DRIVER_FIELDS_EVENT_RECORD(c) ((c).event = hEvent, (c).flags = 0, true)
-/* An external record (CU_EVENT_RECORD_EXTERNAL) means something else inside a graph: foreign work. */
+/* An external record (CU_EVENT_RECORD_EXTERNAL) means something else inside a graph: direct work. */
 #define DRIVER_FIELDS_EVENT_RECORD_FLAGS(c) (flags == 0 && ((c).event = hEvent, (c).flags = 0, true))
 #define DRIVER_FIELDS_EVENT_WAIT(c) ((c).event = hEvent, (c).flags = Flags, true)
 /*

@@ -9,7 +9,7 @@
 
 #include "driver.h"
 #include "real.h"
-#include "shim.h"
+#include "settings.h"
 
 /* The plain names, to define them and their _ptsz twins side by side. */
 #undef cudaGetDriverEntryPoint

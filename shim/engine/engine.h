@@ -48,17 +48,17 @@ bool engine_driver_call(const struct call *call, cudaError_t *result);
  * back, for reason).  captures is +1 for a capture begun, -1 for one
  * ended, else 0.
  * Returns true if the call goes into a capture of the shim's: the caller
- * calls engine_foreign_done once it has forwarded it.
+ * calls engine_direct_done once it has forwarded it.
  */
-bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable,
+bool engine_direct_call(cudaStream_t stream, const char *name, int captures, bool capturable,
                          enum fallback_reason reason);
 
 /*
- * After forwarding a foreign call that engine_foreign_call returned true
+ * After forwarding a direct call that engine_direct_call returned true
  * for (it went into this thread's robust-path capture): the watchdog may
  * end that capture again.
  */
-void engine_foreign_done(void);
+void engine_direct_done(void);
 
 /*
  * Whether a capture query about stream must answer "not capturing": the

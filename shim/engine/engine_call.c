@@ -23,7 +23,7 @@
 #include "owed_waits.h"
 #include "region_graph.h"
 #include "runtime.h"
-#include "shim.h"
+#include "settings.h"
 
 /* Pageable copies larger than this are not held back: staging them would cost more than a launch saves. */
 #define STAGING_MAX (16u << 20)
@@ -57,25 +57,25 @@ static void recapture_call(struct tracker *t, cudaError_t *result)
 {
     struct saved_error saved;
     errors_save(&saved);
-    const struct recorded *last = &t->records.calls[t->records.count - 1];
+    const struct held_call *last = &t->records.calls[t->records.count - 1];
     cudaError_t err = capture_forward(&t->capture.session, &t->records, last);
     errors_restore(&saved);
     if (err == cudaSuccess)
         return;
-    struct recorded failed = *last;
+    struct held_call failed = *last;
     t->records.count--;
     fall_back(t, FALLBACK_GRAPH_ERROR, runtime_error_name(err));
-    *result = record_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
+    *result = held_forward(&t->records, &failed, cudaStreamPerThread); /* its bytes stay in the arena until the sequence ends */
 }
 
 /* Notes whether a held-back call (the record's last) has other arguments than its node in the graph's last launch. */
 static void note_differ(struct tracker *t)
 {
-    struct record_list *list = &t->records;
+    struct held_list *list = &t->records;
     struct region_graph *g = t->region->graph;
     unsigned position = list->count - 1;
     if (position == 0) /* the sequence's first call: compare it and what follows with g */
-        list->differ_graph = record_differ_reserve(list, t->region->length) ? g : NULL;
+        list->differ_graph = held_differ_reserve(list, t->region->length) ? g : NULL;
     if (list->differ_graph != g) {
         /* Another region's graph was followed before: its launch compares every node.  A launch's geometry
            is noted all the same: the slot now holds it, and the fast path trusts slots (region_graph.h). */
@@ -108,8 +108,8 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
  */
 static bool launch_geometry_taken(const struct tracker *t, const struct call *c)
 {
-    const struct record_list *list = &t->records;
-    const struct recorded *slot = list->count < list->capacity ? &list->calls[list->count] : NULL;
+    const struct held_list *list = &t->records;
+    const struct held_call *slot = list->count < list->capacity ? &list->calls[list->count] : NULL;
     const struct kernel_params *layout = slot && slot->layout && slot->layout->func == c->func
                                              ? slot->layout
                                              : kernel_params_of(c->func, kernel_handle_of(c->api));
@@ -277,7 +277,7 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
             return false;
         }
     }
-    if (!record_append(&t->records, c, src_memory)) {
+    if (!held_append(&t->records, c, src_memory)) {
         fast_slots_trim(t, t->records.count); /* the failed append may have written part of its slot */
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
             fall_back(t, FALLBACK_GRAPH_ERROR, "cannot record the call");

@@ -70,12 +70,12 @@ bool capture_takes_call(struct tracker *t, const struct call *c)
 }
 
 /*
- * Takes a foreign call on stream into t's capture, in the program's order
+ * Takes a direct call on stream into t's capture, in the program's order
  * (a stream new to the capture joins it first); until it is forwarded, the
  * watchdog must not end the capture under it (capture_forwarded).  False
  * if it cannot be taken in.
  */
-bool capture_takes_foreign(struct tracker *t, cudaStream_t stream)
+bool capture_takes_direct(struct tracker *t, cudaStream_t stream)
 {
     struct call on_stream = {.kind = CALL_LAUNCH, .stream = stream};
     if (!capture_takes_call(t, &on_stream) || capture_join(&t->capture.session, stream) != CUDA_SUCCESS)

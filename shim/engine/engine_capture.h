@@ -19,8 +19,8 @@ void release_capture(struct tracker *t);
 /* Whether t's capture may take call c in: no other thread's call in flight touches what c adds to it. */
 bool capture_takes_call(struct tracker *t, const struct call *c);
 
-/* Takes a foreign call on stream into t's capture, marked as being forwarded (capture_forwarded); false if it cannot. */
-bool capture_takes_foreign(struct tracker *t, cudaStream_t stream);
+/* Takes a direct call on stream into t's capture, marked as being forwarded (capture_forwarded); false if it cannot. */
+bool capture_takes_direct(struct tracker *t, cudaStream_t stream);
 
 /* Drops t's capture's private streams and events (their context ends; no capture is active). */
 void capture_drop_private(struct tracker *t);
@@ -40,13 +40,13 @@ static inline unsigned capture_streams(const struct tracker *t)
     return t->capture.session.stream_count;
 }
 
-/* Whether a foreign call taken into t's capture is being forwarded: the watchdog must not end the capture under it. */
+/* Whether a direct call taken into t's capture is being forwarded: the watchdog must not end the capture under it. */
 static inline bool capture_forwarding(const struct tracker *t)
 {
     return atomic_load_explicit(&t->capture.forwarding, memory_order_relaxed);
 }
 
-/* The foreign call taken into t's capture was forwarded: the watchdog may end the capture again. */
+/* The direct call taken into t's capture was forwarded: the watchdog may end the capture again. */
 static inline void capture_forwarded(struct tracker *t)
 {
     atomic_store_explicit(&t->capture.forwarding, false, memory_order_relaxed);

@@ -16,7 +16,7 @@
 #include "owed_waits.h"
 #include "trace.h"
 
-/* Submits the held-back calls one by one, in the order the program made them (from any thread: see record.h). */
+/* Submits the held-back calls one by one, in the order the program made them (from any thread: see held_calls.h). */
 static void submit_held_back(struct tracker *t)
 {
     bool owner = t == self;
@@ -25,7 +25,7 @@ static void submit_held_back(struct tracker *t)
     CUresult driver_error;
     owed_waits_settle_all(); /* its calls are on streams that may owe a wait on an earlier graph */
     owed_records_settle_all(); /* and may wait for, or record again, events an earlier graph owes */
-    cudaError_t error = record_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
+    cudaError_t error = held_forward_all(&t->records, owner ? cudaStreamPerThread : cudaStreamLegacy, &driver_error);
     libcuda_context_leave(switched, previous);
     owe_driver_error_to(t, driver_error);
     if (!owner) {

@@ -27,7 +27,7 @@ static inline cudaError_t fast_held(struct tracker *t, unsigned pos, bool differ
 }
 
 /* fast_hold_listed for a launch with a parameter of a size other than 4 or 8 bytes: the same, with memcpy and memcmp. */
-static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, const struct recorded *slot,
+static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, const struct held_call *slot,
                                                            void *const *args)
 {
     unsigned pos = t->fast.pos;
@@ -70,7 +70,7 @@ static __attribute__((noinline)) cudaError_t fast_hold_any(struct tracker *t, co
  * and 4-byte scalars inline, unrolled from the last down; any other launch
  * goes to fast_hold_any, so that this stays a leaf.
  */
-static cudaError_t fast_hold_listed(struct tracker *t, const struct recorded *slot, void *const *args)
+static cudaError_t fast_hold_listed(struct tracker *t, const struct held_call *slot, void *const *args)
 {
     unsigned pos = t->fast.pos;
     const struct kernel_params *layout = slot->layout;
@@ -99,7 +99,7 @@ other:
  * each of its instances below: every offset and size is known, so that a
  * parameter costs its copy and compare alone, a few instructions.
  */
-static inline __attribute__((always_inline)) cudaError_t fast_hold_shaped(struct tracker *t, const struct recorded *slot,
+static inline __attribute__((always_inline)) cudaError_t fast_hold_shaped(struct tracker *t, const struct held_call *slot,
                                                                          void *const *args, unsigned shape)
 {
     unsigned pos = t->fast.pos;
@@ -130,7 +130,7 @@ static inline __attribute__((always_inline)) cudaError_t fast_hold_shaped(struct
 
 /* One holder per shape: fast_hold_shape_0xNN for shape 0xNN (0x00, no shape: the layout's own offsets and sizes). */
 #define FAST_SHAPE(h, l)                                                                                    \
-    static cudaError_t fast_hold_shape_0x##h##l(struct tracker *t, const struct recorded *slot, void *const *args) \
+    static cudaError_t fast_hold_shape_0x##h##l(struct tracker *t, const struct held_call *slot, void *const *args) \
     {                                                                                                       \
         return 0x##h##l ? fast_hold_shaped(t, slot, args, 0x##h##l ? 0x##h##l : 1) : fast_hold_listed(t, slot, args); \
     }
@@ -174,7 +174,7 @@ void fast_sync(struct tracker *t)
         /* The arena ends where the last launch's block does (an event call takes no room). */
         for (unsigned i = to; i-- > from;)
             if (t->records.calls[i].layout) {
-                const struct recorded *last = &t->records.calls[i];
+                const struct held_call *last = &t->records.calls[i];
                 t->records.arena_used = last->arena_offset + last->layout->total;
                 break;
             }

@@ -122,11 +122,11 @@ extern __thread struct tracker *door_self __attribute__((tls_model("initial-exec
  * shape (kernel_shape_of), whose offsets and sizes are constants, and at 0
  * the one for any other layout (engine_fast.c).
  */
-typedef cudaError_t (*engine_fast_holder)(struct tracker *t, const struct recorded *slot, void *const *args);
+typedef cudaError_t (*engine_fast_holder)(struct tracker *t, const struct held_call *slot, void *const *args);
 extern const engine_fast_holder engine_fast_holders[KERNEL_SHAPES];
 
 /* Holds back the launch engine_fast_taker took, in slot (t's lock held), by its kernel's shape; cudaSuccess. */
-static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct tracker *t, const struct recorded *slot,
+static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct tracker *t, const struct held_call *slot,
                                                                          void *const *args)
 {
     return engine_fast_holders[slot->layout->shape](t, slot, args);
@@ -153,7 +153,7 @@ static inline __attribute__((always_inline)) cudaError_t engine_fast_hold(struct
  * First, engine_fast_next: t's lock taken and the fast path open, the slot
  * of its next call; else NULL, unlocked.
  */
-static inline __attribute__((always_inline)) const struct recorded *engine_fast_next(struct tracker *t)
+static inline __attribute__((always_inline)) const struct held_call *engine_fast_next(struct tracker *t)
 {
     if (__builtin_expect(t == NULL, 0))
         return NULL;
@@ -175,14 +175,14 @@ static inline __attribute__((always_inline)) bool engine_fast_same_stream(const 
 }
 
 /* Whether a launch of the slot's shape, on stream (naming named_stream), with args, is the slot's call. */
-static inline __attribute__((always_inline)) bool engine_fast_fits(const struct recorded *slot, void *const *args,
+static inline __attribute__((always_inline)) bool engine_fast_fits(const struct held_call *slot, void *const *args,
                                                                   cudaStream_t stream, cudaStream_t named_stream)
 {
     return engine_fast_same_stream(&slot->call, stream, named_stream) && (args != NULL || slot->layout->count == 0);
 }
 
 /* The fast path's test for a launch of the runtime's (geometry as dim3, as it arrives in registers). */
-static inline __attribute__((always_inline)) const struct recorded *
+static inline __attribute__((always_inline)) const struct held_call *
 engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 grid, dim3 block, void *const *args,
                   size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
 {
@@ -193,8 +193,8 @@ engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 gr
         return NULL;
     unsigned pos = t->fast.pos;
     if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1)) {
-        const struct recorded *slot = &t->records.calls[pos];
-        if (__builtin_expect(record_is_launch(&slot->call, api, func, grid, block, shared_mem) &&
+        const struct held_call *slot = &t->records.calls[pos];
+        if (__builtin_expect(held_is_launch(&slot->call, api, func, grid, block, shared_mem) &&
                                  engine_fast_fits(slot, args, stream, named_stream),
                              1))
             return slot;
@@ -204,11 +204,11 @@ engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 gr
 }
 
 /* The same for the driver's cuLaunchKernel, whose geometry comes as six numbers: compared one by one. */
-static inline __attribute__((always_inline)) const struct recorded *
+static inline __attribute__((always_inline)) const struct held_call *
 engine_fast_taker_dims(struct tracker *t, enum hook_id api, const void *func, const unsigned dims[6],
                        void *const *args, size_t shared_mem, cudaStream_t stream, cudaStream_t named_stream)
 {
-    const struct recorded *slot = engine_fast_next(t);
+    const struct held_call *slot = engine_fast_next(t);
     if (slot == NULL)
         return NULL;
     const struct call *c = &slot->call;
@@ -236,7 +236,7 @@ engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned
                         cudaStream_t named_stream)
 {
     struct tracker *t = self;
-    const struct recorded *slot = engine_fast_next(t);
+    const struct held_call *slot = engine_fast_next(t);
     if (slot == NULL)
         return NULL;
     const struct call *c = &slot->call;

@@ -13,7 +13,7 @@
 #include "log.h"
 #include "region_graph.h"
 #include "runtime.h"
-#include "shim.h"
+#include "settings.h"
 #include "trace.h"
 
 /* Builds the graph of the occurrence just recorded. */

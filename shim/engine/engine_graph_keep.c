@@ -7,7 +7,7 @@
 #include "log.h"
 #include "profiler.h"
 #include "region_graph.h"
-#include "shim.h"
+#include "settings.h"
 #include "trace.h"
 
 /* Whether graphs must not be built now: a profiler is attached and REPRISE_PROFILER says step aside. */

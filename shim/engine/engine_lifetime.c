@@ -14,7 +14,7 @@
 #include "log.h"
 #include "owed_records.h"
 #include "owed_waits.h"
-#include "shim.h"
+#include "settings.h"
 #include "stream_order.h"
 #include "trace.h"
 

@@ -17,7 +17,7 @@
 #include "engine_sequence.h"
 #include "exclusions.h"
 #include "log.h"
-#include "shim.h"
+#include "settings.h"
 #include "trace.h"
 
 /* The reason to give when a boundary of this kind cuts a replay short (call_kinds.def's boundary column). */
@@ -40,7 +40,7 @@ static void forget_sequence(struct tracker *t)
     t->mode = FOLLOW_NONE;
     t->region = NULL;
     t->cuts.at = UINT_MAX;
-    record_reset(&t->records);
+    held_reset(&t->records);
     show_recording(t, false);
 }
 
@@ -77,16 +77,16 @@ static void build_doubled(struct tracker *t, struct region *r, struct region *d)
     if (n != r->length || d->length != 2 * n)
         return;
     if (c->doubled_calls_capacity < 2 * n) {
-        struct recorded *grown = realloc(c->doubled_calls, sizeof *grown * 2 * n);
+        struct held_call *grown = realloc(c->doubled_calls, sizeof *grown * 2 * n);
         if (grown == NULL)
             return;
         c->doubled_calls = grown;
         c->doubled_calls_capacity = 2 * n;
     }
-    struct recorded *calls = c->doubled_calls;
+    struct held_call *calls = c->doubled_calls;
     memcpy(calls, t->records.calls, sizeof *calls * n);
     memcpy(calls + n, t->records.calls, sizeof *calls * n); /* the same argument bytes, in the same arena */
-    struct record_list record = t->records;
+    struct held_list record = t->records;
     struct region *followed = t->region;
     t->records.calls = calls;
     t->records.count = t->records.capacity = 2 * n;
@@ -273,7 +273,7 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     if (!t->overflow && t->observed_count > 0) {
         seen = exactly_r ? regions_sighting_of(&t->table, r)
                          : regions_sighting(&t->table, t->observed, t->observed_count);
-        if (seen && t->foreign_in_sequence && !seen->needs_robust) {
+        if (seen && t->direct_in_sequence && !seen->needs_robust) {
             seen->needs_robust = true;
             log_info("region %u: driver-API work (a library's own launches) runs inside it: it takes the robust path",
                      seen->id);
@@ -295,7 +295,7 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     trial_end(&t->trial, graphed, seen);
     after_sequence(t, at_sync, graphed, seen);
     forget_sequence(t);
-    t->foreign_in_sequence = false;
+    t->direct_in_sequence = false;
 }
 
 /* Ends the current sequence (launch, build or learn); a replay it cuts short falls back for reason, naming name. */

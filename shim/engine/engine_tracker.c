@@ -10,7 +10,7 @@
 #include "engine_tracker.h"
 #include "exclusions.h"
 #include "log.h"
-#include "shim.h"
+#include "settings.h"
 #include "watchdog.h"
 
 struct region_policy engine_policy;

@@ -7,7 +7,7 @@
  * call each other one way, lowest first (docs/design.md lists them):
  * held, tracker, fast, observed, on_behalf, in_flight, neighbours,
  * handover, capture, graph_keep, fallback, exit, watchdog, robust, graph,
- * lifetime, sequence, threads, call, foreign.
+ * lifetime, sequence, threads, call, direct_calls.
  */
 #ifndef REPRISE_ENGINE_TRACKER_H
 #define REPRISE_ENGINE_TRACKER_H
@@ -18,7 +18,7 @@
 #include "engine.h"
 #include "graph_trial.h"
 #include "period.h"
-#include "record.h"
+#include "held_calls.h"
 #include "region_capture.h"
 #include "regions.h"
 
@@ -81,7 +81,7 @@ struct held_set {
  * by thread `thread`'s call of `call`), which ends there.
  */
 struct handover {
-    atomic_bool pending;     /* set under the lock; read without it by foreign calls and the fast path */
+    atomic_bool pending;     /* set under the lock; read without it by direct calls and the fast path */
     bool moved, handed_over; /* under the lock */
     cudaEvent_t moved_work;
     unsigned thread;
@@ -92,7 +92,7 @@ struct handover {
 /* engine_capture.c's: the robust path's capture of this thread's region (FOLLOW_RECAPTURE). */
 struct robust_capture {
     struct capture_session session; /* the capture in progress */
-    atomic_bool forwarding;         /* a foreign call taken into the capture is being forwarded */
+    atomic_bool forwarding;         /* a direct call taken into the capture is being forwarded */
 };
 
 /*
@@ -150,7 +150,7 @@ struct tracker {
      */
     enum follow_mode mode;
     struct region *region;
-    struct record_list records;
+    struct held_list records;
     /* engine_observed.c's: the signatures of the calls since the sequence began.  While calls match the followed
        region, their signatures are its own: only observed[0..observed_stored) is written, the rest is copied from
        the region when needed (materialize_observed), saving a copy a call. */
@@ -163,7 +163,7 @@ struct tracker {
     unsigned period;      /* nonzero: the calls repeat every this many, and are cut without waiting for a sync */
     struct cuts cuts;     /* where the calls are cut into graph launches */
     struct trial_timer trial;       /* the occurrence of a region on trial being timed, if any */
-    bool foreign_in_sequence;       /* driver-API work arrived inside the current sequence */
+    bool direct_in_sequence;       /* driver-API work arrived inside the current sequence */
 
     struct fast_follow fast;        /* engine_fast.c's */
     struct held_set held;           /* engine_held.c's */
@@ -185,7 +185,7 @@ extern atomic_int shim_captures;     /* the shim's robust-path captures in progr
 extern atomic_int threads_seen;      /* host threads that have made CUDA calls (trackers made) */
 extern atomic_bool shut_down;
 extern __thread struct tracker *self __attribute__((tls_model("initial-exec")));
-/* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never foreign. */
+/* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never direct calls. */
 extern __thread bool in_engine __attribute__((tls_model("initial-exec")));
 /* Whether work may reach the GPU unseen, as the front doors tell (engine_set_unseen_work_probe). */
 extern bool (*unseen_work_possible)(char *who, size_t who_len);

@@ -10,7 +10,7 @@
 #include "engine_graph_keep.h"
 #include "engine_sequence.h"
 #include "engine_watchdog.h"
-#include "shim.h"
+#include "settings.h"
 #include "watchdog.h"
 
 /* Marks the calling thread as the watchdog's: its CUDA calls are the shim's own. */

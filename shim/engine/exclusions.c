@@ -8,9 +8,9 @@
 #include "exclusions.h"
 #include "call.h"
 #include "kernel_params.h"
-#include "record.h"
+#include "held_calls.h"
 #include "patterns.h"
-#include "shim.h"
+#include "settings.h"
 #include "stream_facts.h"
 
 static struct stream_filter excluded_streams;

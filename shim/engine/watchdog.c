@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "log.h"
-#include "shim.h"
+#include "settings.h"
 #include "watchdog.h"
 
 /*

@@ -15,7 +15,7 @@
 #include "log.h"
 #include "observe_sequences.h"
 #include "output_file.h"
-#include "shim.h"
+#include "settings.h"
 #include "summary.h"
 #include "trace.h"
 

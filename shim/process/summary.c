@@ -12,7 +12,7 @@
 #include "log.h"
 #include "observe.h"
 #include "observe_sequences.h"
-#include "shim.h"
+#include "settings.h"
 #include "summary.h"
 #include "trace.h"
 
@@ -146,7 +146,7 @@ void summary_at_exit(void)
     profile.no_repeat = shim_observing ? why_nothing_graphed(&why) : NULL;
     struct verdict verdict;
     describe_program(&profile, &verdict);
-    if (profile.calls == 0 && profile.foreign_calls == 0 && shim_observing) {
+    if (profile.calls == 0 && profile.direct_calls == 0 && shim_observing) {
         /* A process that never reached CUDA (a shell or compiler a CUDA program started, preloaded too). */
         log_debug("exit: no CUDA call was made");
         to_log = false;
@@ -175,7 +175,7 @@ void summary_at_exit(void)
             log_always(LOG_INFO,
                        "communication libraries: %llu of their calls (launches, copies, event records) passed through, "
                        "never held back; %llu calls intercepted in all",
-                       communication, profile.calls + profile.foreign_calls);
+                       communication, profile.calls + profile.direct_calls);
         char ceiling[VERDICT_LINE_LEN];
         if (profile.timed && describe_ceiling(&profile.ceiling, ceiling, sizeof ceiling))
             log_always(LOG_INFO, "ceiling: %s", ceiling);

@@ -12,7 +12,7 @@
 #include "observe_sequences.h"
 #include "real.h"
 #include "runtime.h"
-#include "shim.h"
+#include "settings.h"
 
 /*
  * What auto mode does with a call before anything else, for the kinds that
@@ -35,7 +35,7 @@
 #define DOOR_TAKES_LAUNCH(id, s)                                                                            \
     PIECE, do {                                                                                             \
         struct tracker *taker = self; /* read once: the taker's lock exchange would have it read again */   \
-        const struct recorded *slot = engine_fast_taker(taker, id, (const void *)func, gridDim, blockDim, args, \
+        const struct held_call *slot = engine_fast_taker(taker, id, (const void *)func, gridDim, blockDim, args, \
                                                         sharedMem, stream, s);                              \
         if (slot)                                                                                           \
             return engine_fast_hold(taker, slot, args);                                                     \

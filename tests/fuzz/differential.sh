@@ -32,7 +32,7 @@
 # (stress kinds driver_door and driver_only, under the rule above: a
 # driver-only seed's regions of 8 or more calls are regions of driver
 # calls). Every seed with driver calls must show them in the auto run's
-# exit event (its foreign_calls: the shim's wrappers saw them), and the
+# exit event (its direct_calls: the shim's wrappers saw them), and the
 # probe seeds must print the same with every call through the runtime
 # (--runtime-only: the doors do the same work).
 #

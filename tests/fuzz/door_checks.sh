@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # The driver door's checks, shared by tests/fuzz/differential.sh and threads_differential.sh (sourced):
 # the shim saw the driver calls of every seed that made some, and replayed them.  Reads $WORK/door.*
-# (one line per seed: seed, driver calls, driver-only, foreign calls seen, replays, replays of 8+ calls)
+# (one line per seed: seed, driver calls, driver-only, direct calls seen, replays, replays of 8+ calls)
 # and $seeds; reports with fail (tests/lib.sh).
 
 # A worker's line for $WORK/door.*: seed $1; the program's driver_door and driver_only counts from its stdout
 # $2 ("stress kinds: ..."); from the auto run's trace $3, the driver calls the shim's wrappers saw (the exit
-# event's foreign_calls), the replays, and the replays of regions of 8 or more calls.
+# event's direct_calls), the replays, and the replays of regions of 8 or more calls.
 door_stats() {
     door=$(sed -n 's/^stress kinds: .* driver_door \([0-9]*\) driver_only \([0-9]*\).*/\1 \2/p' "$2")
     awk -v seed="$1" -v door="${door:-0 0}" '

@@ -1847,7 +1847,7 @@ int main(int argc, char **argv)
     int dump_only = 0, iters = 0, nkeep = 0, runtime_door_only = 0;
     /* Every kind of call may take the driver door.  The driver's syncs of the per-thread stream found a shim
        bug (a sync returning before this thread's held-back work that another thread moved to the legacy
-       stream meanwhile, seed 910846 with --door-mask=0x840): fixed in engine_foreign_call. */
+       stream meanwhile, seed 910846 with --door-mask=0x840): fixed in engine_direct_call. */
     door_mask = ~0u;
     if (getenv("FUZZ_DOOR_MASK"))
         door_mask = (unsigned)strtoul(getenv("FUZZ_DOOR_MASK"), NULL, 0);

@@ -45,7 +45,7 @@
 # a share of the calls goes through the driver API, in a fifth every call
 # that can (stress kinds driver_door and driver_only, under the rule above).
 # Every seed with driver calls must show them in the first auto run's exit
-# event (foreign_calls: the shim's wrappers saw them), and the probe seeds
+# event (direct_calls: the shim's wrappers saw them), and the probe seeds
 # must print the same with every call through the runtime (--runtime-only).
 #
 # Seeds that once failed are rerun ten times each at the end (their failure

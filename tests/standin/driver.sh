@@ -5,7 +5,7 @@
 # stream, the program syncing through the driver too
 # (tests/scenarios/driver_library).  Off, observe and auto print the same
 # for several seeds; auto graphs the library's launches with the program's
-# (the driver's front door); observe counts the foreign calls.  A version of cuLaunchKernel
+# (the driver's front door); observe counts the direct calls.  A version of cuLaunchKernel
 # the shim has no wrapper for stops graphs (same output).  Negative
 # control: a route to the driver the shim cannot see makes auto's output
 # differ, so the comparison can fail.  The same across threads

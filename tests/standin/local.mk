@@ -441,7 +441,7 @@ tests_standin_static_check_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/static_check tests/standin/driver_door.sh
 EXTRA_DIST += tests/standin/driver_door.sh
 
-## The robust path without a dynamic runtime: tests/scenarios/driver_foreign, a driver-only program linked
+## The robust path without a dynamic runtime: tests/scenarios/driver_direct, a driver-only program linked
 ## against the static-runtime driver whose loop has work the shim cannot hold back inside it (a library's own
 ## launches, tests/standin/fakeblas.c built without its runtime route as libfakeblas_static, and a 2-D
 ## memset); tests/standin/robust_driver.sh.
@@ -451,10 +451,10 @@ tests_standin_libfakeblas_static_la_CPPFLAGS = $(CUDA_CPPFLAGS) -DFAKEBLAS_DRIVE
 tests_standin_libfakeblas_static_la_CFLAGS = $(tests_standin_libfakeblas_la_CFLAGS)
 tests_standin_libfakeblas_static_la_LDFLAGS = $(tests_standin_libfakeblas_la_LDFLAGS)
 tests_standin_libfakeblas_static_la_LIBADD = standin/static/libcuda.la -ldl -lpthread
-check_PROGRAMS += tests/scenarios/driver_foreign
-tests_scenarios_driver_foreign_SOURCES = tests/scenarios/driver_foreign.c $(STANDIN_DRIVER_SCENARIO_INCS)
-tests_scenarios_driver_foreign_LDADD = tests/standin/libfakeblas_static.la $(STANDIN_STATIC_LINK_LIBS)
-tests_scenarios_driver_foreign_LDFLAGS = $(STANDIN_LINK_FLAGS)
+check_PROGRAMS += tests/scenarios/driver_direct
+tests_scenarios_driver_direct_SOURCES = tests/scenarios/driver_direct.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_driver_direct_LDADD = tests/standin/libfakeblas_static.la $(STANDIN_STATIC_LINK_LIBS)
+tests_scenarios_driver_direct_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/robust_driver.sh
 EXTRA_DIST += tests/standin/robust_driver.sh
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The robust path without a dynamic runtime (issue 25, item 2): its capture goes through libcuda.
 #
-# tests/scenarios/driver_foreign is a driver-only program linked against the "static runtime" stand-in driver
+# tests/scenarios/driver_direct is a driver-only program linked against the "static runtime" stand-in driver
 # (no libcudart.so loaded, as a program built with nvcc's default runtime), whose loop holds work the shim
 # cannot hold back: a library's own launches (tests/standin/fakeblas.c) and a 2-D memset.  Its region can only
 # be replayed on the robust path, which captures it.  Without the shim it must exit 0 and print the same for
@@ -16,7 +16,7 @@
 # 2-D memset), where the fast path holds the program's launches back and the library's overtake them: the
 # output must differ, or this test could not catch the library's work captured out of order.
 . "${top_srcdir:-.}/tests/lib.sh"
-PROG="$top_builddir/tests/scenarios/driver_foreign"
+PROG="$top_builddir/tests/scenarios/driver_direct"
 [ -x "$PROG" ] || { echo "$PROG is not built" >&2; exit 99; }
 
 # Without the shim: exit 0, no failed call, the same output for every seed.
@@ -25,9 +25,9 @@ for variant in 2d no2d; do
     [ "$variant" = no2d ] && set_2d=0
     for seed in 1 2 3; do
         DRIVER_FOREIGN_2D=$set_2d STANDIN_SEED=$seed "$PROG" > "$WORK/plain.$variant.$seed.out" 2>&1 ||
-            fail "driver_foreign ($variant, seed $seed) exited $?"
+            fail "driver_direct ($variant, seed $seed) exited $?"
         cmp -s "$WORK/plain.$variant.1.out" "$WORK/plain.$variant.$seed.out" ||
-            fail "driver_foreign ($variant): seed $seed prints otherwise than seed 1"
+            fail "driver_direct ($variant): seed $seed prints otherwise than seed 1"
     done
     expect_in "$WORK/plain.$variant.1.out" "errors 0"
 done
@@ -43,9 +43,9 @@ for variant in 2d no2d; do
         run="$WORK/$variant.$seed"
         with_shim REPRISE_MODE=auto REPRISE_LOG=info REPRISE_STATS=1 REPRISE_TRIAL=0 STANDIN_SEED=$seed \
             DRIVER_FOREIGN_2D=$set_2d FAKEBLAS_CUDA_VERSION=$version "$PROG" > "$run.out" 2> "$run.log" ||
-            fail "driver_foreign ($variant, seed $seed) under the shim exited $?"
+            fail "driver_direct ($variant, seed $seed) under the shim exited $?"
         cmp -s "$WORK/plain.$variant.1.out" "$run.out" ||
-            { fail "driver_foreign ($variant, seed $seed): output differs from the run without the shim";
+            { fail "driver_direct ($variant, seed $seed): output differs from the run without the shim";
               diff "$WORK/plain.$variant.1.out" "$run.out" | head -5 >&2; }
         expect_in "$run.log" "graph captured on the robust path"
         expect_in "$run.log" "replayed on the robust path"
@@ -56,14 +56,14 @@ for variant in 2d no2d; do
         # The exit summary: of 30 occurrences, most were re-captured (the first ones are learnt and recorded).
         recaptured=$(sed -n 's/.*replays (\([0-9]*\) re-captured).*/\1/p' "$run.log" | head -1)
         [ "${recaptured:-0}" -ge 20 ] ||
-            fail "driver_foreign ($variant, seed $seed): ${recaptured:-no} occurrences re-captured, expected 20 or more"
+            fail "driver_direct ($variant, seed $seed): ${recaptured:-no} occurrences re-captured, expected 20 or more"
     done
 done
 expect_in "$WORK/no2d.1.log" "cuLaunchKernel: handed out by cuGetProcAddress in a version the shim has no wrapper for"
 
 # Negative control: launches the shim cannot know of overtake held-back work, and the output shows it.
 with_shim REPRISE_MODE=auto REPRISE_LOG=info REPRISE_TRIAL=0 FAKEBLAS_UNSEEN=1 DRIVER_FOREIGN_2D=0 "$PROG" \
-    > "$WORK/hidden.out" 2> "$WORK/hidden.log" || fail "driver_foreign (hidden route) under the shim exited $?"
+    > "$WORK/hidden.out" 2> "$WORK/hidden.log" || fail "driver_direct (hidden route) under the shim exited $?"
 expect_in "$WORK/hidden.log" "replayed as a graph"
 ! cmp -s "$WORK/plain.no2d.1.out" "$WORK/hidden.out" ||
     fail "hidden launches did not change auto's output: this test could not catch the library's work out of order"

@@ -21,13 +21,13 @@
 static const char *const hooked[] = {
 #define HOOK(kind, name, params, args, stream) #name,
 #include "hooks.def"
-#include "driver_launchers.h"
+#include "cuda_libraries.h"
 #undef HOOK
 };
 #define HOOKED_COUNT (sizeof hooked / sizeof hooked[0])
 
 /* Libraries that launch through the driver API: the shim sees them through its cuGetProcAddress. */
-static const char *const driver_launchers[] = {DRIVER_LAUNCHERS};
+static const char *const cuda_libraries[] = {CUDA_LIBRARIES};
 
 /* Symbols whose definition inside an object means a statically linked runtime. */
 static const char *const static_markers[] = {
@@ -71,10 +71,10 @@ static bool is_runtime(const char *name)
 static const char *driver_launcher(const char *name)
 {
     name = base_name(name);
-    for (size_t i = 0; i < sizeof driver_launchers / sizeof driver_launchers[0]; i++) {
-        size_t n = strlen(driver_launchers[i]);
-        if (strncmp(name, driver_launchers[i], n) == 0 && (name[n] == '.' || name[n] == '_' || name[n] == '-'))
-            return driver_launchers[i];
+    for (size_t i = 0; i < sizeof cuda_libraries / sizeof cuda_libraries[0]; i++) {
+        size_t n = strlen(cuda_libraries[i]);
+        if (strncmp(name, cuda_libraries[i], n) == 0 && (name[n] == '.' || name[n] == '_' || name[n] == '-'))
+            return cuda_libraries[i];
     }
     return NULL;
 }

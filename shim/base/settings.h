@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The shim's global state: configuration (shim.c) and initialisation
+ * The shim's global state: configuration (settings.c) and initialisation
  * (init.c).  shim_init_slow is the one call that runs up the layers: every
  * front door starts the initialisation, which init.c, above them all, does.
  */
-#ifndef REPRISE_SHIM_H
-#define REPRISE_SHIM_H
+#ifndef REPRISE_SETTINGS_H
+#define REPRISE_SETTINGS_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
 /* The shim's global state: the options and the mode, set once by init.c and read by every layer. */
 #include "config.h"
 
-#include "shim.h"
+#include "settings.h"
 
 struct options shim_options;
 bool shim_observing;

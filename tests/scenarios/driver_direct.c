@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver_foreign: a driver-only program (as one built with nvcc's default
+ * driver_direct: a driver-only program (as one built with nvcc's default
  * static runtime reaches the GPU, no dynamic runtime loaded) whose loop has
  * work inside it that the shim cannot hold back: a library's own launches
  * (tests/standin/fakeblas.c, linked against the static-runtime driver too,
@@ -65,7 +65,7 @@ static void ask_capturing(CUstream stream, bool newest)
 /* 30 iterations of the program's launches around the library's, then the results. */
 int main(void)
 {
-    dscen_begin("driver_foreign");
+    dscen_begin("driver_direct");
     f_axpy = dscen_fn("k_axpy");
     f_scale = dscen_fn("k_scale");
     f_combine = dscen_fn("k_combine");

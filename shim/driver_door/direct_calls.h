@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Driver calls from outside the interposed runtime: counted in observe mode, boundaries in auto mode. */
-#ifndef REPRISE_FOREIGN_H
-#define REPRISE_FOREIGN_H
+#ifndef REPRISE_DIRECT_CALLS_H
+#define REPRISE_DIRECT_CALLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,10 +11,10 @@
 /*
  * A wrapped driver function called by someone other than the runtime or
  * the shim, on stream (NULL: none), from return address caller.  True if
- * the call goes into the shim's capture: call engine_foreign_done once it
+ * the call goes into the shim's capture: call engine_direct_done once it
  * is forwarded.
  */
-bool foreign_call(enum driver_id id, const void *stream, const void *caller);
+bool direct_call(enum driver_id id, const void *stream, const void *caller);
 
 /*
  * A wrapped driver function of an ordered kind (driver_kind_ordered) the
@@ -22,14 +22,14 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller);
  * or batch copy, a prefetch, external semaphores: runtime_calls_known is
  * 0), on stream: a boundary for the thread, as a library's call is, so
  * that it runs after the work held back before it.  Auto mode only; true
- * as foreign_call's.
+ * as direct_call's.
  */
 bool unhooked_runtime_call(enum driver_id id, const void *stream);
 
-/* Counts a foreign call of driver function id that the engine takes as a node call (when counting). */
-void foreign_count(enum driver_id id, const void *stream);
+/* Counts a direct call of driver function id that the engine takes as a node call (when counting). */
+void direct_count(enum driver_id id, const void *stream);
 
-/* Observe mode: a foreign call of wait function id (DRIVER_KIND_SYNC) that began at start returned. */
-void foreign_wait_done(enum driver_id id, uint64_t start);
+/* Observe mode: a direct call of wait function id (DRIVER_KIND_SYNC) that began at start returned. */
+void direct_wait_done(enum driver_id id, uint64_t start);
 
 #endif

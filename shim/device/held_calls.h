@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Calls held back or recorded by the engine: their descriptions and argument bytes. */
-#ifndef REPRISE_RECORD_H
-#define REPRISE_RECORD_H
+#ifndef REPRISE_HELD_CALLS_H
+#define REPRISE_HELD_CALLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@ static inline size_t align16(size_t n)
 enum host_memory { MEMORY_DEVICE, MEMORY_PINNED, MEMORY_PAGEABLE };
 
 /* One call, kept with copies of everything it pointed to that may change. */
-struct recorded {
+struct held_call {
     struct call call;                   /* its kind's fields only; args and, for staged copies, src are stale */
     const struct kernel_params *layout; /* LAUNCH: where each parameter is in the arena block */
     uint32_t arena_offset;              /* LAUNCH: packed parameters; staged COPY: the host bytes */
@@ -32,8 +32,8 @@ struct recorded {
 };
 
 /* A growing list of recorded calls and the bytes they own; reused, so steady state allocates nothing. */
-struct record_list {
-    struct recorded *calls;
+struct held_list {
+    struct held_call *calls;
     unsigned count, capacity;
     unsigned char *arena;
     size_t arena_used, arena_capacity;
@@ -41,7 +41,7 @@ struct record_list {
      * The positions of the calls whose arguments differ from those of
      * differ_graph's instance launched last, each call compared with its
      * node as it was recorded; NULL: not compared (the graph's launch
-     * compares every node then).  Emptied by record_reset.
+     * compares every node then).  Emptied by held_reset.
      */
     const void *differ_graph;
     unsigned *differ;
@@ -52,13 +52,13 @@ struct record_list {
 enum kernel_handle kernel_handle_of(enum hook_id api);
 
 /* Empties the list, keeping its memory. */
-void record_reset(struct record_list *list);
+void held_reset(struct held_list *list);
 
 /* Frees the list's memory. */
-void record_free(struct record_list *list);
+void held_free(struct held_list *list);
 
 /* Makes room for n positions in the list of calls that differ; false if memory ran out. */
-bool record_differ_reserve(struct record_list *list, unsigned n);
+bool held_differ_reserve(struct held_list *list, unsigned n);
 
 /*
  * Reserves n bytes of the list's arena, 16-byte aligned; returns their
@@ -66,14 +66,14 @@ bool record_differ_reserve(struct record_list *list, unsigned n);
  * taken, even 0 bytes (a kernel without parameters): a block's address
  * goes to memcpy, which must not get NULL.
  */
-long record_arena_take(struct record_list *list, size_t n);
+long held_arena_take(struct held_list *list, size_t n);
 
 /*
- * Appends any call (record_append's slow path); false if memory ran out or
+ * Appends any call (held_append's slow path); false if memory ran out or
  * a kernel's parameters cannot be read.  What each kind keeps is
  * node_kinds.c's (node_keep).
  */
-bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory);
+bool held_append_any(struct held_list *list, const struct call *call, enum host_memory src_memory);
 
 /*
  * Copies a launch's parameters into block, each at its offset in the
@@ -82,7 +82,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
  * key), and the arena's bytes there are another call's.  The fast path
  * writes into a block made here, the parameters only.
  */
-static inline void record_copy_params(unsigned char *block, const struct kernel_params *layout, void *const *args)
+static inline void held_copy_params(unsigned char *block, const struct kernel_params *layout, void *const *args)
 {
     if (layout->gapped)
         __builtin_memset(block, 0, layout->total);
@@ -102,7 +102,7 @@ static inline void record_copy_params(unsigned char *block, const struct kernel_
  * function, geometry, shared memory and api: everything but the arguments),
  * in the order of struct call's fields, as few words as they fit.
  */
-static inline bool record_is_launch(const struct call *c, enum hook_id api, const void *func, dim3 grid, dim3 block,
+static inline bool held_is_launch(const struct call *c, enum hook_id api, const void *func, dim3 grid, dim3 block,
                                     size_t shared_mem)
 {
     uint64_t grid_xy, block_xy, want_grid_xy, want_block_xy;
@@ -119,16 +119,16 @@ static inline bool record_is_launch(const struct call *c, enum hook_id api, cons
  * read (the call must then pass through).  Inline for the common case, a
  * launch of the kernel the same slot held last time, with room to spare.
  */
-static inline bool record_append(struct record_list *list, const struct call *call, enum host_memory src_memory)
+static inline bool held_append(struct held_list *list, const struct call *call, enum host_memory src_memory)
 {
-    struct recorded *r = &list->calls[list->count];
+    struct held_call *r = &list->calls[list->count];
     size_t offset = align16(list->arena_used);
     if (call->kind != CALL_LAUNCH || list->count == list->capacity || r->layout == NULL ||
         r->layout->func != call->func || call->args == NULL || call->num_attrs != 0 ||
         offset + r->layout->total > list->arena_capacity)
-        return record_append_any(list, call, src_memory);
+        return held_append_any(list, call, src_memory);
     const struct kernel_params *layout = r->layout;
-    record_copy_params(list->arena + offset, layout, call->args);
+    held_copy_params(list->arena + offset, layout, call->args);
     list->arena_used = offset + layout->total;
     r->call.api = call->api;
     r->call.kind = CALL_LAUNCH;
@@ -147,13 +147,13 @@ static inline bool record_append(struct record_list *list, const struct call *ca
 }
 
 /* The bytes a recorded call owns in the arena. */
-static inline unsigned char *record_bytes(const struct record_list *list, const struct recorded *r)
+static inline unsigned char *held_bytes(const struct held_list *list, const struct held_call *r)
 {
     return list->arena + r->arena_offset;
 }
 
 /* Fills argv with pointers to each parameter of a recorded launch. */
-void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv);
+void held_kernel_argv(const struct held_list *list, const struct held_call *r, void **argv);
 
 /*
  * Submits one recorded call as the program made it, through the door it
@@ -166,7 +166,7 @@ void record_kernel_argv(const struct record_list *list, const struct recorded *r
  * owner's later work waits for the legacy stream: nothing is reordered,
  * at the price of waiting for other blocking streams too.
  */
-cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread);
+cudaError_t held_forward(const struct held_list *list, const struct held_call *r, cudaStream_t per_thread);
 
 /*
  * Submits every recorded call one by one, in order (per_thread as above);
@@ -174,7 +174,7 @@ cudaError_t record_forward(const struct record_list *list, const struct recorded
  * runtime as an eager one would, and puts the first of a driver call in
  * *driver_error (NULL: not wanted): the driver keeps none for later.
  */
-cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error);
+cudaError_t held_forward_all(const struct held_list *list, cudaStream_t per_thread, CUresult *driver_error);
 
 /* Describes a call's shape for matching: its signature (for copies, where both ends live; node_kinds.c). */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,

@@ -8,10 +8,10 @@
 #include "launch_attributes.h"
 #include "launch_attrs.h"
 #include "node_kinds.h"
-#include "record.h"
+#include "held_calls.h"
 
 /* Empties the list, keeping its memory. */
-void record_reset(struct record_list *list)
+void held_reset(struct held_list *list)
 {
     list->count = 0;
     list->arena_used = 0;
@@ -20,7 +20,7 @@ void record_reset(struct record_list *list)
 }
 
 /* Frees the list's memory. */
-void record_free(struct record_list *list)
+void held_free(struct held_list *list)
 {
     free(list->calls);
     free(list->arena);
@@ -29,7 +29,7 @@ void record_free(struct record_list *list)
 }
 
 /* Grows the arena to hold at least `needed` bytes; false if memory ran out. */
-static bool __attribute__((noinline)) arena_grow(struct record_list *list, size_t needed)
+static bool __attribute__((noinline)) arena_grow(struct held_list *list, size_t needed)
 {
     size_t capacity = list->arena_capacity ? list->arena_capacity : 4096;
     while (capacity < needed)
@@ -43,7 +43,7 @@ static bool __attribute__((noinline)) arena_grow(struct record_list *list, size_
 }
 
 /* Makes room for n positions in the list of calls that differ; false if memory ran out. */
-bool record_differ_reserve(struct record_list *list, unsigned n)
+bool held_differ_reserve(struct held_list *list, unsigned n)
 {
     if (n <= list->differ_capacity)
         return true;
@@ -55,8 +55,8 @@ bool record_differ_reserve(struct record_list *list, unsigned n)
     return true;
 }
 
-/* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1 (see record.h). */
-long record_arena_take(struct record_list *list, size_t n)
+/* Reserves n bytes of arena, 16-byte aligned; returns their offset or -1 (see held_calls.h). */
+long held_arena_take(struct held_list *list, size_t n)
 {
     size_t offset = align16(list->arena_used);
     if (__builtin_expect(offset + n > list->arena_capacity || list->arena == NULL, 0) &&
@@ -103,12 +103,12 @@ enum kernel_handle kernel_handle_of(enum hook_id api)
                                                                                         : KERNEL_BY_STUB;
 }
 
-/* Appends any call (record_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
-bool record_append_any(struct record_list *list, const struct call *call, enum host_memory src_memory)
+/* Appends any call (held_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
+bool held_append_any(struct held_list *list, const struct call *call, enum host_memory src_memory)
 {
     if (list->count == list->capacity) {
         unsigned capacity = list->capacity ? list->capacity * 2 : 64;
-        struct recorded *grown = realloc(list->calls, sizeof *grown * capacity);
+        struct held_call *grown = realloc(list->calls, sizeof *grown * capacity);
         if (grown == NULL)
             return false;
         /* Zeroed, so that every slot's layout is NULL or the one a call in it had last. */
@@ -116,7 +116,7 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
         list->calls = grown;
         list->capacity = capacity;
     }
-    struct recorded *r = &list->calls[list->count];
+    struct held_call *r = &list->calls[list->count];
     /* The slot's previous call was most likely this call's previous occurrence: the same kernel. */
     const struct kernel_params *previous_layout = r->layout;
     r->layout = NULL;
@@ -131,26 +131,26 @@ bool record_append_any(struct record_list *list, const struct call *call, enum h
 }
 
 /* Fills argv with pointers to each parameter of a recorded launch. */
-void record_kernel_argv(const struct record_list *list, const struct recorded *r, void **argv)
+void held_kernel_argv(const struct held_list *list, const struct held_call *r, void **argv)
 {
     for (unsigned i = 0; i < r->layout->count; i++)
-        argv[i] = record_bytes(list, r) + r->layout->offset[i];
+        argv[i] = held_bytes(list, r) + r->layout->offset[i];
 }
 
-/* Submits one recorded call as the program made it, through its own door (see record.h); returns what it says. */
-cudaError_t record_forward(const struct record_list *list, const struct recorded *r, cudaStream_t per_thread)
+/* Submits one recorded call as the program made it, through its own door (see held_calls.h); returns what it says. */
+cudaError_t held_forward(const struct held_list *list, const struct held_call *r, cudaStream_t per_thread)
 {
     const struct call *c = &r->call;
     return node_resubmit(list, r, c->stream == cudaStreamPerThread ? per_thread : c->stream);
 }
 
 /* Submits every recorded call one by one, in order; returns the first runtime call's error (which also stays in the runtime) and the first driver call's in *driver_error. */
-cudaError_t record_forward_all(const struct record_list *list, cudaStream_t per_thread, CUresult *driver_error)
+cudaError_t held_forward_all(const struct held_list *list, cudaStream_t per_thread, CUresult *driver_error)
 {
     cudaError_t first = cudaSuccess;
     CUresult first_driver = CUDA_SUCCESS;
     for (unsigned i = 0; i < list->count; i++) {
-        cudaError_t err = record_forward(list, &list->calls[i], per_thread);
+        cudaError_t err = held_forward(list, &list->calls[i], per_thread);
         if (call_api_is_driver(list->calls[i].call.api)) {
             if (first_driver == CUDA_SUCCESS)
                 first_driver = (CUresult)err;

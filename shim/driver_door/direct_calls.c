@@ -7,12 +7,12 @@
 
 #include "engine.h"
 #include "calling_object.h"
-#include "foreign.h"
+#include "direct_calls.h"
 #include "hooks.h"
 #include "observe.h"
-#include "shim.h"
+#include "settings.h"
 
-/* Why a replay that a foreign boundary call cuts short falls back, from the function's name. */
+/* Why a replay that a direct boundary call cuts short falls back, from the function's name. */
 static enum fallback_reason boundary_reason_of(const char *name)
 {
     bool copy_or_set = strncmp(name, "cuMemcpy", 8) == 0 || strncmp(name, "cuMemset", 8) == 0;
@@ -70,8 +70,8 @@ static const struct driver_class *class_of(enum driver_id id)
     return &classes[id];
 }
 
-/* Counts a foreign call of driver function id that the engine takes as a node call. */
-void foreign_count(enum driver_id id, const void *stream)
+/* Counts a direct call of driver function id that the engine takes as a node call. */
+void direct_count(enum driver_id id, const void *stream)
 {
     observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream);
 }
@@ -80,16 +80,16 @@ void foreign_count(enum driver_id id, const void *stream)
 static inline __attribute__((always_inline)) bool boundary_call(enum driver_id id, const void *stream, bool capturable)
 {
     enum driver_kind kind = driver_table[id].kind;
-    return engine_foreign_call((cudaStream_t)stream, driver_table[id].name,
+    return engine_direct_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
                                capturable, class_of(id)->reason);
 }
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
-bool foreign_call(enum driver_id id, const void *stream, const void *caller)
+bool direct_call(enum driver_id id, const void *stream, const void *caller)
 {
     if (shim_counting)
-        foreign_count(id, stream);
+        direct_count(id, stream);
     if (!shim_auto)
         return false;
     enum driver_kind kind = driver_table[id].kind;
@@ -100,14 +100,14 @@ bool foreign_call(enum driver_id id, const void *stream, const void *caller)
     return boundary_call(id, stream, capturable);
 }
 
-/* The runtime's driver call for a runtime function the shim does not hook: a boundary, as foreign_call's (uncounted). */
+/* The runtime's driver call for a runtime function the shim does not hook: a boundary, as direct_call's (uncounted). */
 bool unhooked_runtime_call(enum driver_id id, const void *stream)
 {
     return boundary_call(id, stream, driver_table[id].kind == DRIVER_KIND_CAPTURABLE);
 }
 
-/* Observe mode: a foreign call of wait function id that began at start returned; a host sync ends a span. */
-void foreign_wait_done(enum driver_id id, uint64_t start)
+/* Observe mode: a direct call of wait function id that began at start returned; a host sync ends a span. */
+void direct_wait_done(enum driver_id id, uint64_t start)
 {
     if (class_of(id)->waits) /* a query waits for nothing */
         observe_sync_done(start);

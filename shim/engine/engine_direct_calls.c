@@ -23,7 +23,7 @@ bool engine_driver_call(const struct call *c, cudaError_t *result)
 }
 
 /*
- * Takes a capturable foreign call on a created stream into this thread's
+ * Takes a capturable direct call on a created stream into this thread's
  * sequence; false if it must be a boundary instead (other threads hold work
  * back).  In a robust-path capture it is captured, in the program's order
  * (a stream new to the capture joins it first).  Otherwise nothing of this
@@ -37,7 +37,7 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     tracker_lock(me);
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
-        taken = capture_takes_foreign(me, stream); /* until forwarded (engine_foreign_done) */
+        taken = capture_takes_direct(me, stream); /* until forwarded (engine_direct_done) */
         if (taken) {
             note_progress(me);
         } else {
@@ -51,14 +51,14 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
         } else if (me->mode == FOLLOW_RECORD) {
             me->mode = FOLLOW_NONE; /* the record lacks this call: no fast-path graph from it */
         }
-        me->foreign_in_sequence = true;
+        me->direct_in_sequence = true;
     }
     tracker_unlock(me);
     return taken;
 }
 
 /* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
-bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bool capturable,
+bool engine_direct_call(cudaStream_t stream, const char *name, int captures, bool capturable,
                          enum fallback_reason reason)
 {
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
@@ -71,7 +71,7 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     owed_records_settle(stream, OWED_ANY_EVENT);
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me) {
-        /* In flight until forwarded (engine_forwarded, engine_foreign_done): a capturable call on its stream,
+        /* In flight until forwarded (engine_forwarded, engine_direct_done): a capturable call on its stream,
            any other device-wide, as other threads' held-back work takes it below. */
         struct call in_flight = {.kind = capturable && stream ? CALL_LAUNCH : CALL_DEVICE_SYNC, .stream = stream};
         in_flight_mark(me, &in_flight);
@@ -87,9 +87,9 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
         return capture_forwarding(me);
     }
     /* Like a call the engine does not know (a device-wide one): it interacts with all held-back work. */
-    static const struct call foreign = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
+    static const struct call direct = {.api = HOOK_COUNT, .kind = CALL_DEVICE_SYNC};
     if (others_hold_work(me))
-        submit_other_threads(me, interacts, &foreign, FALLBACK_HIDDEN_WORK, name);
+        submit_other_threads(me, interacts, &direct, FALLBACK_HIDDEN_WORK, name);
     note_program_capture(captures);
     if (me == NULL) {
         in_engine = false;
@@ -109,8 +109,8 @@ bool engine_foreign_call(cudaStream_t stream, const char *name, int captures, bo
     return false;
 }
 
-/* After a foreign call taken into this thread's capture has been forwarded. */
-void engine_foreign_done(void)
+/* After a direct call taken into this thread's capture has been forwarded. */
+void engine_direct_done(void)
 {
     if (self)
         capture_forwarded(self);
