@@ -265,9 +265,10 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
  * (driver_node_way).  Observe mode counts it and times it, as it times the
  * waits (SYNC), for the exit summary's ceiling (shim/diagnostics/observe.c).
  * The runtime's own is a boundary or settles what it must, as a
- * DRIVER_WRAPPER's.  Before that, the exported function tries the fast
- * path (DRIVER_FIELDS_*_FRONT) and the door an event's (_FAST), where the
- * fields macro has one (pieces: shim/base/macro_piece.h).
+ * DRIVER_WRAPPER's.  Before all that, the exported function tries a
+ * launch's fast path (DRIVER_FIELDS_*_FRONT), and the door an event
+ * record's or wait's (_FAST), where the fields macro has one (pieces:
+ * shim/base/macro_piece.h).
  */
 #define DRIVER_NODE(kind, node, name, params, args, stream, fields)                                       \
     static __attribute__((noinline)) CUresult name##_door params                                          \
@@ -322,12 +323,14 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
 #define DRIVER_FIELDS_EVENT_WAIT_FAST(id, s, caller) PIECE, DRIVER_FIELDS_EVENT_FAST_(id, s, caller, true, Flags)
 /*
  * What the exported function does before the wrapper's door (name_door,
- * which it calls with the caller in driver_door_caller), DRIVER_FIELDS_*_FRONT
- * (a piece: the launch's only): a launch that its
+ * which it calls with the caller in driver_door_caller): the launch's
+ * DRIVER_FIELDS_*_FRONT, the only one, a piece.  A launch that its
  * thread's replay holds back in the common case returns at once
  * (engine_fast.h), unless the runtime or the shim itself makes it
  * (caller_is_runtime, in_engine) or a communication library, or it is
- * counted (door_self is NULL then, as outside auto mode).
+ * counted (door_self is NULL then, as outside auto mode).  The geometry
+ * goes as a compound literal inside the call's parentheses: a piece has
+ * no comma outside them.
  */
 #define DRIVER_FIELDS_LAUNCH_FRONT(id, s, caller)                                                         \
     PIECE, do {                                                                                           \
