@@ -10,7 +10,7 @@ typedef void *(*dlsym_fn)(void *, const char *);
 
 /*
  * For the functions the exported dlsym runs through: a sanitizer's runtime
- * (tools/sanitize-check) calls dlsym while it starts, before instrumented code
+ * (tools/dev/sanitize-check) calls dlsym while it starts, before instrumented code
  * can run (ASan's shadow memory is not mapped yet).
  */
 #define DLSYM_UNINSTRUMENTED __attribute__((no_sanitize("address", "undefined", "thread")))
