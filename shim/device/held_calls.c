@@ -103,62 +103,9 @@ enum kernel_handle kernel_handle_of(enum hook_id api)
                                                                                         : KERNEL_BY_STUB;
 }
 
-/* Appends any call (held_append's slow path); false if memory ran out or a kernel's parameters cannot be read. */
-bool held_append_any(struct held_list *list, const struct call *call, enum host_memory src_memory)
-{
-    if (list->count == list->capacity) {
-        unsigned capacity = list->capacity ? list->capacity * 2 : 64;
-        struct held_call *grown = realloc(list->calls, sizeof *grown * capacity);
-        if (grown == NULL)
-            return false;
-        /* Zeroed, so that every slot's layout is NULL or the one a call in it had last. */
-        memset(grown + list->capacity, 0, sizeof *grown * (capacity - list->capacity));
-        list->calls = grown;
-        list->capacity = capacity;
-    }
-    struct held_call *r = &list->calls[list->count];
-    /* The slot's previous call was most likely this call's previous occurrence: the same kernel. */
-    const struct kernel_params *previous_layout = r->layout;
-    r->layout = NULL;
-    r->staged = false;
-    r->programmatic = false;
-    r->arena_offset = 0;
-    r->num_attrs = 0;
-    if (!node_keep(list, r, call, src_memory, previous_layout))
-        return false;
-    list->count++;
-    return true;
-}
-
 /* Fills argv with pointers to each parameter of a recorded launch. */
 void held_kernel_argv(const struct held_list *list, const struct held_call *r, void **argv)
 {
     for (unsigned i = 0; i < r->layout->count; i++)
         argv[i] = held_bytes(list, r) + r->layout->offset[i];
-}
-
-/* Submits one recorded call as the program made it, through its own door (see held_calls.h); returns what it says. */
-cudaError_t held_forward(const struct held_list *list, const struct held_call *r, cudaStream_t per_thread)
-{
-    const struct call *c = &r->call;
-    return node_resubmit(list, r, c->stream == cudaStreamPerThread ? per_thread : c->stream);
-}
-
-/* Submits every recorded call one by one, in order; returns the first runtime call's error (which also stays in the runtime) and the first driver call's in *driver_error. */
-cudaError_t held_forward_all(const struct held_list *list, cudaStream_t per_thread, CUresult *driver_error)
-{
-    cudaError_t first = cudaSuccess;
-    CUresult first_driver = CUDA_SUCCESS;
-    for (unsigned i = 0; i < list->count; i++) {
-        cudaError_t err = held_forward(list, &list->calls[i], per_thread);
-        if (call_api_is_driver(list->calls[i].call.api)) {
-            if (first_driver == CUDA_SUCCESS)
-                first_driver = (CUresult)err;
-        } else if (first == cudaSuccess) {
-            first = err;
-        }
-    }
-    if (driver_error)
-        *driver_error = first_driver;
-    return first;
 }
