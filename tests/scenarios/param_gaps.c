@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * param_gaps: kernels whose parameter blocks have a gap (k_axpy: a 4-byte
+ * param_gaps (Stand-in only: no GPU twin yet; tests/standin/param_gaps.sh
+ * needs the stand-in's view of the bytes in a gap): kernels whose parameter blocks have a gap (k_axpy: a 4-byte
  * float, then 4 bytes of padding before its first pointer), launched with
  * the same arguments every iteration while the bytes that could land in
  * the gap change.  Three regions, each ended by a stream sync, take turns:

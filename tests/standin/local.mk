@@ -228,6 +228,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/two_shapes.gpu \
 	tests/scenarios/growing.gpu \
 	tests/scenarios/reshaped.gpu \
+	tests/scenarios/no_repeat.gpu \
 	tests/scenarios/variants.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
@@ -305,6 +306,8 @@ tests/scenarios/growing.gpu: $(srcdir)/tests/scenarios/growing.c $(srcdir)/tests
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/growing.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/reshaped.gpu: $(srcdir)/tests/scenarios/reshaped.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/reshaped.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/no_repeat.gpu: $(srcdir)/tests/scenarios/no_repeat.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/no_repeat.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/variants.gpu: $(srcdir)/tests/scenarios/variants.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/variants.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
