@@ -29,7 +29,7 @@ void fast_open(struct tracker *t);
  */
 static inline void tracker_lock(struct tracker *t)
 {
-    while (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+    while (__builtin_expect(atomic_exchange_explicit(&t->busy, 1, memory_order_acquire), 0))
         sched_yield();
     if (__builtin_expect(t->fast.pos != t->fast.synced || t->fast.unnoted < t->fast.pos, 0))
         fast_sync(t);
@@ -38,13 +38,13 @@ static inline void tracker_lock(struct tracker *t)
 /* Takes t's lock if it is free, without taking the fast path's calls in (what is read must not need them); true if taken. */
 static inline bool tracker_try_lock_unsynced(struct tracker *t)
 {
-    return !atomic_exchange_explicit(&t->busy, true, memory_order_acquire);
+    return !atomic_exchange_explicit(&t->busy, 1, memory_order_acquire);
 }
 
 /* Releases t's lock. */
 static inline void tracker_unlock(struct tracker *t)
 {
-    atomic_store_explicit(&t->busy, false, memory_order_release);
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
 }
 
 /* Gets t's fast path ready, when t is made: no call is left to note. */
@@ -158,7 +158,7 @@ static inline __attribute__((always_inline)) const struct held_call *engine_fast
     if (__builtin_expect(t == NULL, 0))
         return NULL;
     /* Held by another thread (it submits this one's work): the engine's way waits for it. */
-    if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+    if (__builtin_expect(atomic_exchange_explicit(&t->busy, 1, memory_order_acquire), 0))
         return NULL;
     unsigned pos = t->fast.pos;
     if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1))
@@ -189,7 +189,7 @@ engine_fast_taker(struct tracker *t, enum hook_id api, const void *func, dim3 gr
     /* engine_fast_next written out: with one unlock, GCC gives the runtime's wrappers 5 instructions fewer. */
     if (__builtin_expect(t == NULL, 0))
         return NULL;
-    if (__builtin_expect(atomic_exchange_explicit(&t->busy, true, memory_order_acquire), 0))
+    if (__builtin_expect(atomic_exchange_explicit(&t->busy, 1, memory_order_acquire), 0))
         return NULL;
     unsigned pos = t->fast.pos;
     if (__builtin_expect(pos < atomic_load_explicit(&t->fast.until, memory_order_relaxed), 1)) {

@@ -131,7 +131,10 @@ struct watched {
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
 struct tracker {
     /* engine_tracker.c's: the lock (taken as engine_fast.h says), the registry, and whether other threads look. */
-    atomic_bool busy;     /* a lock: its own thread takes it on every call; another only to submit held-back work */
+    /* A lock: its own thread takes it on every call; another only to submit held-back work.  A word of its own,
+       not a byte: the compiler reads the plain flags below together in one wider load, which must not take in
+       the lock's byte as well (ThreadSanitizer reports that load as a race with another thread's exchange). */
+    atomic_uint busy;
     bool pending;         /* records hold calls not yet submitted (set_pending) */
     bool counted;         /* in pending_trackers: other threads' calls look at it (it holds work back, or records) */
     bool recording_shown; /* counted while it records: a hand-over then ends the recorded occurrence */
