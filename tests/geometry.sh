@@ -7,6 +7,8 @@
 # from the launch itself (the expected output counts it); the log names the refused geometry.
 # variants: a launch alternating between two kernels of the same parameters (k_fill, k_scale) is one region
 # whose node takes either (engine_call.c, launch_takes_node); without that, each variant is a region of its own.
+# layouts: a launch choosing among three kernels whose parameters differ is one region whose node runs each
+# (kernel_node_takes); without that, each kernel is a region of its own, each falling back at the others'.
 # reshaped: a launch's new grid first held in an occurrence that falls back, then taken by the fast path,
 # which trusts its record slot: the graph's node must be patched all the same (region_graph.c).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -74,4 +76,21 @@ for seed in 1 2; do
 done
 replays=$(sed -n 's/.*region 2 (thread 1, 3 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/variants.1.log")
 [ -n "$replays" ] && [ "$replays" -ge 18 ] || fail "variants: region 2 replayed ${replays:-no} times, want 18 or more"
+
+# layouts: the same results as without the shim, with one executable instance or several, under several
+# scheduler seeds; one region (region 2) replayed in at least 50 of the 60 iterations, no fallback (split by
+# kernel, the first region replays 7 times and falls back 8).
+for run in 1:4 2:4 3:1; do
+    seed=${run%:*}
+    $LIMIT env REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info REPRISE_STATS=1 STANDIN_SEED=$seed \
+        REPRISE_GRAPH_INSTANCES=${run#*:} LD_PRELOAD="$PRELOAD" "$SCEN/layouts" > "$WORK/layouts.$seed.out" \
+        2> "$WORK/layouts.$seed.log" || fail "layouts exited $?"
+    cmp -s "$EXPECTED/layouts.out" "$WORK/layouts.$seed.out" ||
+        fail "layouts (seed $seed): output differs from the run without the shim"
+    replays=$(sed -n 's/.*region 2 (thread 1, 4 calls): [0-9]* occurrences, \([0-9]*\) replays.*fallbacks: none$/\1/p' \
+        "$WORK/layouts.$seed.log")
+    [ -n "$replays" ] && [ "$replays" -ge 50 ] ||
+        fail "layouts (seed $seed): region 2 replayed ${replays:-no} times without a fallback, want 50 or more"
+    expect_not_in "$WORK/layouts.$seed.log" "region 3 "
+done
 finish

@@ -237,6 +237,15 @@ bool kernel_params_same_layout(const struct kernel_params *a, const struct kerne
     return true;
 }
 
+/* Whether a kernel node made for node's kernel may run launch's (kernel_params.h). */
+bool kernel_node_takes(const struct kernel_params *node, const struct kernel_params *launch)
+{
+    if (kernel_params_same_layout(node, launch))
+        return true;
+    return node->context == launch->context && node->total <= KERNEL_NODE_ARGS_ROOM &&
+           launch->total <= KERNEL_NODE_ARGS_ROOM;
+}
+
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how)
 {

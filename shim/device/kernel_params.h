@@ -74,12 +74,34 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
 bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, dim3 block, size_t shared_mem);
 
 /*
- * Whether two kernels take the same parameters (count, offsets, sizes) in
- * the same context: a graph's kernel node made for one may run the other
- * (cuGraphExecKernelNodeSetParams lets the function change within its
- * context), its parameter block unchanged in size.
+ * The bytes every kernel node keeps for its parameter block in each of a
+ * graph's instances, at least: a node made for one kernel may run another
+ * whose block fits (kernel_node_takes), as a library switches between
+ * instantiations of one template whose parameters differ (PyTorch's
+ * vectorised and unrolled elementwise kernels, chosen by a tensor's
+ * alignment, in a decode loop).  256 bytes hold such kernels' blocks (tens
+ * of bytes) at a few hundred kilobytes for a region of a few hundred
+ * launches and its instances.
  */
+#define KERNEL_NODE_ARGS_ROOM 256
+
+/* The bytes a kernel node made for layout's kernel keeps for parameter blocks (region_graph.c's instances). */
+static inline uint32_t kernel_node_args_room(const struct kernel_params *layout)
+{
+    return layout->total > KERNEL_NODE_ARGS_ROOM ? layout->total : KERNEL_NODE_ARGS_ROOM;
+}
+
+/* Whether two kernels take the same parameters (count, offsets, sizes) in the same context. */
 bool kernel_params_same_layout(const struct kernel_params *a, const struct kernel_params *b);
+
+/*
+ * Whether a graph's kernel node made for (or holding) node's kernel may run
+ * launch's kernel instead: cuGraphExecKernelNodeSetParams lets the function
+ * change within its context, and the node keeps room for the new block:
+ * the same layout, or both blocks within KERNEL_NODE_ARGS_ROOM (so that any
+ * kernel a node was given fits the room of the one it was made for).
+ */
+bool kernel_node_takes(const struct kernel_params *node, const struct kernel_params *launch);
 
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);

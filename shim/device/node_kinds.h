@@ -36,7 +36,8 @@ struct node_state {
     size_t bytes;    /* COPY, SET */
     dim3 grid, block; /* LAUNCH */
     size_t shared_mem; /* LAUNCH */
-    CUfunction function; /* LAUNCH: another kernel of the same parameter layout may take the node */
+    CUfunction function; /* LAUNCH: another kernel may take the node (kernel_node_takes) */
+    uint32_t args_size;  /* LAUNCH: function's parameter block's size (the node keeps more room) */
 };
 
 /* What a launch's kernel node holds for recorded launch r (its parameters apart): its geometry and kernel. */
@@ -45,6 +46,7 @@ static inline void launch_state_of(const struct held_call *r, struct node_state 
     const struct call *c = &r->call;
     st->grid = c->grid, st->block = c->block, st->shared_mem = c->shared_mem;
     st->function = r->layout->function;
+    st->args_size = r->layout->total;
 }
 
 /* What a copy's node holds for recorded copy r: a staged copy's source is the graph's staging buffer. */
@@ -123,16 +125,16 @@ static inline uint64_t geometry_word(dim3 grid, dim3 block, size_t shared_mem)
 
 /*
  * The hash of node i, of kind, holding st and (a launch) the parameter
- * block args of size bytes: the same as node_call_hash's for the recorded
- * call that it holds the arguments of.
+ * block args (of st->args_size bytes): the same as node_call_hash's for the
+ * recorded call that it holds the arguments of.
  */
 static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_kind kind, unsigned i,
                                                                       const struct node_state *st,
-                                                                      const unsigned char *args, uint32_t size)
+                                                                      const unsigned char *args)
 {
     switch (kind) {
     case CALL_LAUNCH:
-        return bytes_hash(i, args, size) ^
+        return bytes_hash(i, args, st->args_size) ^
                key_mix(i + 1, geometry_word(st->grid, st->block, st->shared_mem) ^ (uintptr_t)st->function);
     case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
     case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
@@ -142,19 +144,18 @@ static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_
 }
 
 /*
- * The hash of node i, of kind, for recorded call r of list (a launch's
- * parameter block: size bytes): node_state_hash's for what the node holds
- * then (node_state_of), hashed where the call has it, with no state built
- * on a replay's way.
+ * The hash of node i, of kind, for recorded call r of list:
+ * node_state_hash's for what the node holds then (node_state_of), hashed
+ * where the call has it, with no state built on a replay's way.
  */
 static inline __attribute__((always_inline)) uint64_t node_call_hash(enum call_kind kind, unsigned i,
                                                                      const struct held_list *list,
-                                                                     const struct held_call *r, uint32_t size)
+                                                                     const struct held_call *r)
 {
     const struct call *c = &r->call;
     switch (kind) {
     case CALL_LAUNCH:
-        return bytes_hash(i, held_bytes(list, r), size) ^
+        return bytes_hash(i, held_bytes(list, r), r->layout->total) ^
                key_mix(i + 1, geometry_word(c->grid, c->block, c->shared_mem) ^ (uintptr_t)r->layout->function);
     case CALL_COPY: return fields_hash(i, c->dst, r->staged ? NULL : c->src, 0, NULL, c->bytes);
     case CALL_SET: return fields_hash(i, c->dst, NULL, c->value, NULL, c->bytes);
@@ -195,8 +196,8 @@ static inline bool args_differ(const unsigned char *now, uint32_t size, const un
 
 /*
  * Whether a launch node's shape in an instance differs from a recorded
- * launch's: its geometry, or its kernel (another of the same parameter
- * layout, which the engine lets stand in: engine_call.c).
+ * launch's: its geometry, or its kernel (another the node may run, which
+ * the engine lets stand in: engine_call.c).
  */
 static inline bool launch_shape_differs(const struct node_state *st, const struct held_call *r)
 {
@@ -208,16 +209,17 @@ static inline bool launch_shape_differs(const struct node_state *st, const struc
 
 /*
  * Whether a node of kind holding st and (a launch) the parameter block args
- * of size bytes holds other arguments than recorded call r of list: whether
- * it needs a patch.
+ * holds other arguments than recorded call r of list: whether it needs a
+ * patch.  A launch's blocks are compared only when its kernel is the
+ * node's, and so its layout.
  */
 static inline bool node_state_differs(enum call_kind kind, const struct node_state *st, const unsigned char *args,
-                                      uint32_t size, const struct held_list *list, const struct held_call *r)
+                                      const struct held_list *list, const struct held_call *r)
 {
     const struct call *c = &r->call;
     switch (kind) {
     case CALL_LAUNCH:
-        return args_differ(args, size, held_bytes(list, r)) || launch_shape_differs(st, r);
+        return launch_shape_differs(st, r) || args_differ(args, r->layout->total, held_bytes(list, r));
     case CALL_COPY:
         return st->dst != c->dst || (!r->staged && st->src != c->src) || st->bytes != c->bytes;
     case CALL_SET:

@@ -49,8 +49,8 @@
 struct graph_node {
     cudaGraphNode_t node;
     enum call_kind kind;
-    uint32_t args_size;    /* LAUNCH: its parameter block's size */
-    uint32_t args_offset;  /* LAUNCH: where that block is in each instance's args */
+    uint32_t args_room;    /* LAUNCH: the bytes its parameter block may take (kernel_node_args_room) */
+    uint32_t args_offset;  /* LAUNCH: where that room is in each instance's args */
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
 };
 
@@ -125,8 +125,8 @@ static CUresult add_node(struct region_graph *g, const struct held_list *list, c
     struct graph_node *gn = &g->nodes[i];
     gn->kind = r->call.kind;
     node_state_of(r, &g->built.state[i]);
-    if (gn->args_size)
-        memcpy(g->built.args + gn->args_offset, held_bytes(list, r), gn->args_size);
+    if (gn->args_room)
+        memcpy(g->built.args + gn->args_offset, held_bytes(list, r), r->layout->total);
     if (r->staged) {
         gn->staging_offset = *staging_used;
         *staging_used += align16(r->call.bytes);
@@ -265,14 +265,13 @@ static bool index_streams(struct region_graph *g, const struct held_list *list, 
 /* The hash of node i's arguments in an occurrence. */
 static inline __attribute__((always_inline)) uint64_t occurrence_hash(const struct region_graph *g, const struct held_list *list, unsigned i)
 {
-    return node_call_hash(g->nodes[i].kind, i, list, &list->calls[i], g->nodes[i].args_size);
+    return node_call_hash(g->nodes[i].kind, i, list, &list->calls[i]);
 }
 
 /* The hash of node i's arguments in an instance. */
 static inline __attribute__((always_inline)) uint64_t instance_hash(const struct region_graph *g, const struct graph_instance *in, unsigned i)
 {
-    return node_state_hash(g->nodes[i].kind, i, &in->state[i], in->args + g->nodes[i].args_offset,
-                           g->nodes[i].args_size);
+    return node_state_hash(g->nodes[i].kind, i, &in->state[i], in->args + g->nodes[i].args_offset);
 }
 
 /*
@@ -291,7 +290,7 @@ static uint64_t set_key(const struct region_graph *g, const struct held_list *li
 /* Gives in room for a set (its arrays); false if out of memory. */
 static bool instance_alloc(const struct region_graph *g, struct graph_instance *in)
 {
-    in->args = malloc(g->args_total ? g->args_total : 1);
+    in->args = calloc(g->args_total ? g->args_total : 1, 1);
     in->state = calloc(g->count ? g->count : 1, sizeof *in->state);
     return in->args && in->state;
 }
@@ -436,8 +435,8 @@ static bool builder_init(struct graph_builder *b, const struct held_list *list, 
     for (unsigned i = 0; i < list->count; i++)
         if (list->calls[i].call.kind == CALL_LAUNCH) {
             g->nodes[i].args_offset = g->args_at[i] = (uint32_t)g->args_total;
-            g->nodes[i].args_size = list->calls[i].layout->total;
-            g->args_total += g->nodes[i].args_size;
+            g->nodes[i].args_room = kernel_node_args_room(list->calls[i].layout);
+            g->args_total += g->nodes[i].args_room;
         }
     return instance_alloc(g, &g->built);
 }
@@ -700,8 +699,7 @@ static inline bool node_differs(const struct region_graph *g, const struct graph
                                 const struct held_list *list)
 {
     const struct graph_node *gn = &g->nodes[i];
-    return node_state_differs(gn->kind, &in->state[i], in->args + gn->args_offset, gn->args_size, list,
-                              &list->calls[i]);
+    return node_state_differs(gn->kind, &in->state[i], in->args + gn->args_offset, list, &list->calls[i]);
 }
 
 /* What a replay compares its launches' parameters with: the instance launched last's blocks, and where node i's is. */
@@ -744,8 +742,8 @@ static CUresult patch_node(struct region_graph *g, struct graph_instance *in, un
     const struct held_call *r = &list->calls[i];
     const void *staged_src = r->staged ? g->staging + gn->staging_offset : NULL;
     CUresult err = node_patch(in->exec, gn->node, g->context, list, r, staged_src, &in->state[i]);
-    if (err == CUDA_SUCCESS && gn->args_size)
-        memcpy(in->args + gn->args_offset, held_bytes(list, r), gn->args_size);
+    if (err == CUDA_SUCCESS && gn->args_room)
+        memcpy(in->args + gn->args_offset, held_bytes(list, r), r->layout->total);
     return err;
 }
 

@@ -194,14 +194,15 @@ static void describe_mismatch(char *buf, size_t len, const struct call_sig *sig,
 /*
  * Whether launch c may stand in for the region's launch want at its
  * position although its kernel differs: the same function launched it, on
- * the same stream, with the same attributes, and its kernel takes the same
- * parameters in the same context (kernel_params_same_layout), so that the
- * graph's node takes it as it takes new arguments.  Libraries choose
- * between kernels of one template by the data's alignment or size (a
- * concatenation's vectorised copy, an attention kernel for even tiles), so
- * an iteration of a decode loop alternates between such kernels; as
- * distinct calls, every variant would be a region of its own.  Not for a
- * kernel REPRISE_EXCLUDE_KERNELS names.
+ * the same stream, with the same attributes, and the graph's kernel node may
+ * run its kernel (kernel_node_takes: the same context, and the same
+ * parameters or a block that fits the node's room), so that the node takes
+ * it as it takes new arguments.  Libraries choose between kernels of one
+ * template by the data's alignment or size (a concatenation's vectorised
+ * copy, PyTorch's vectorised or unrolled elementwise kernels, an attention
+ * kernel for even tiles), so an iteration of a decode loop alternates
+ * between such kernels; as distinct calls, every variant would be a region
+ * of its own.  Not for a kernel REPRISE_EXCLUDE_KERNELS names.
  */
 static bool launch_takes_node(const struct call *c, const struct call_sig *want)
 {
@@ -211,7 +212,7 @@ static bool launch_takes_node(const struct call *c, const struct call_sig *want)
     enum kernel_handle how = kernel_handle_of(c->api);
     const struct kernel_params *mine = kernel_params_of(c->func, how);
     const struct kernel_params *node = kernel_params_of((const void *)(uintptr_t)want->target, how);
-    return mine && node && kernel_params_same_layout(mine, node) && !kernel_excluded(c->func, c->api);
+    return mine && node && kernel_node_takes(node, mine) && !kernel_excluded(c->func, c->api);
 }
 
 /* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
