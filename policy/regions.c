@@ -78,28 +78,28 @@ unsigned regions_backoff_needed(const struct region_table *t, const struct regio
     return t->policy.min_repeats << shift;
 }
 
-/* Records a complete sighting of n calls passed through; returns the region or NULL. */
+/* Records a complete sighting of n calls passed through; returns the region or NULL (nothing then predicts what follows). */
 struct region *regions_sighting(struct region_table *t, const struct call_sig *sigs, unsigned n)
 {
     if (n < t->policy.min_calls || n > t->policy.max_calls || n == 0)
-        return NULL;
+        return regions_none_seen(t), NULL;
     uint64_t h = sequence_hash(sigs, n);
     struct region *r;
     HASH_FIND(hh, t->by_hash, &h, sizeof h, r);
     /* Two different sequences with one 64-bit hash: the newcomer is not
        tracked.  Only a missed chance; replays match call by call. */
     if (r && !region_is(r, sigs, n))
-        return NULL;
+        return regions_none_seen(t), NULL;
     if (r == NULL) {
         if (t->policy.max_regions && t->count >= t->policy.max_regions)
             forget_one(t);
         r = calloc(1, sizeof *r);
         if (r == NULL)
-            return NULL;
+            return regions_none_seen(t), NULL;
         r->sigs = malloc(sizeof *sigs * n);
         if (r->sigs == NULL) {
             free(r);
-            return NULL;
+            return regions_none_seen(t), NULL;
         }
         memcpy(r->sigs, sigs, sizeof *sigs * n);
         r->length = n;
@@ -112,20 +112,105 @@ struct region *regions_sighting(struct region_table *t, const struct call_sig *s
     return regions_sighting_of(t, r);
 }
 
+/*
+ * How many regions other than r have a graph that ran (was built, replayed
+ * or seen) after the table's clock was at since.
+ */
+static unsigned graphs_used_since(const struct region_table *t, const struct region *r, uint64_t since)
+{
+    unsigned n = 0;
+    const struct region *other, *tmp;
+    HASH_ITER(hh, t->by_hash, other, tmp)
+        n += other != r && other->graph != NULL && other->last_used > since;
+    return n;
+}
+
+/*
+ * Whether region r, without a graph and seen last at clock previous, is
+ * crowded out of the graphs kept: every one of the max_graphs graphs ran
+ * between its last two sightings, so that a graph built for it would evict
+ * one in use and be evicted itself before r came back, as when each token
+ * of a decode loop is a sequence of its own that recurs only in the next
+ * generate() call.  Its graph would cost a build (and evict another) and
+ * never be replayed.  Sets r->crowded_by.  Only a full table is scanned.
+ */
+static bool crowded_out(const struct region_table *t, struct region *r, uint64_t previous)
+{
+    if (t->policy.max_graphs == 0 || r->graph != NULL || previous == 0 || t->graphs < t->policy.max_graphs)
+        return false;
+    r->crowded_by = graphs_used_since(t, r, previous);
+    return r->crowded_by >= t->policy.max_graphs;
+}
+
+/* The region of hash h in t, or NULL. */
+static struct region *region_of_hash(const struct region_table *t, uint64_t h)
+{
+    struct region *r = NULL;
+    if (h != 0)
+        HASH_FIND(hh, t->by_hash, &h, sizeof h, r);
+    return r;
+}
+
+/* Whether r, recorded and about to get its graph, is crowded out now: then it is learnt again from scratch. */
+bool regions_crowded_at_build(struct region_table *t, struct region *r)
+{
+    r->crowded = crowded_out(t, r, r->last_used);
+    if (!r->crowded)
+        return false;
+    r->stats.crowded++;
+    r->state = REGION_LEARNING;
+    r->stable = 0;
+    r->recordings = 0;
+    return true;
+}
+
 /* Records a complete sighting of exactly r's calls; returns r. */
 struct region *regions_sighting_of(struct region_table *t, struct region *r)
 {
+    struct region *before = region_of_hash(t, t->last_hash);
+    if (before)
+        before->next_hash = r->hash;
+    t->last_hash = r->hash;
+    uint64_t previous = r->last_used;
     r->last_used = ++t->clock;
     r->stats.sightings++;
     r->stable++;
-    if (r->state == REGION_LEARNING && r->stable >= t->policy.min_repeats)
+    bool learnt = r->state == REGION_LEARNING && r->stable >= t->policy.min_repeats;
+    bool backed_off = r->state == REGION_BACKOFF && r->stable >= regions_backoff_needed(t, r);
+    bool weighed = learnt || (backed_off && r->graph == NULL);
+    if (weighed)
+        r->crowded = crowded_out(t, r, previous); /* else it stays as the last weighing found */
+    if (weighed && r->crowded)
+        r->stats.crowded++; /* it stays as it is, and is weighed again at its next sighting */
+    else if (learnt)
         r->state = REGION_WANTED;
-    else if (r->state == REGION_BACKOFF && r->stable >= regions_backoff_needed(t, r))
+    else if (backed_off)
         r->state = r->graph ? REGION_GRAPHED : REGION_WANTED;
     return r;
 }
 
 /* A GRAPHED or WANTED region beginning with the n observed calls, most recently used first. */
+
+/* The region to follow from a new sequence's first call sig: the one that came after the last, else the candidate. */
+struct region *regions_predicted(struct region_table *t, const struct call_sig *sig)
+{
+    const struct region *last = region_of_hash(t, t->last_hash);
+    struct region *next = last ? region_of_hash(t, last->next_hash) : NULL;
+    if (next && sig_equal(&next->sigs[0], sig)) {
+        if (next->state == REGION_GRAPHED || next->state == REGION_WANTED)
+            return next;
+        if (next->state != REGION_LEARNING || next->crowded)
+            return NULL; /* the region coming is not to be followed: another that begins alike is not it */
+    }
+    return regions_candidate(t, sig, 1); /* one still being learnt may be another's calls (a kernel node takes) */
+}
+
+/* Notes that the sequence just ended is no region. */
+void regions_none_seen(struct region_table *t)
+{
+    t->last_hash = 0;
+}
+
 struct region *regions_candidate(struct region_table *t, const struct call_sig *observed, unsigned n)
 {
     struct region *r, *tmp, *best = NULL;

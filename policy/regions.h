@@ -70,6 +70,7 @@ struct region_stats {
     unsigned long long evictions;     /* graphs evicted */
     unsigned long long evicted_unreplayed; /* of those, evicted before their first replay */
     unsigned long long graphs_replayed; /* graphs built that were replayed at least once */
+    unsigned long long crowded;       /* sightings that would have wanted a graph, refused as crowded out */
     unsigned long long invalidations; /* graphs destroyed because something their calls use ended */
     unsigned long long handovers;     /* occurrences that ended where another thread's call took over a stream */
     unsigned long long fallbacks[FALLBACK_REASON_COUNT];
@@ -91,6 +92,9 @@ struct region {
     unsigned recordings;   /* occurrences recorded whole: REPRISE_RECORDINGS of them build its graph */
     bool robust;           /* graph is a robust-path one (re-captured each time), not a fast-path one */
     bool needs_robust;     /* work the shim does not hold back (driver-API calls) was seen inside it */
+    bool crowded;          /* its last sighting would have wanted a graph, but it was crowded out (regions.c) */
+    unsigned crowded_by;   /* then: how many other regions' graphs ran between its last two sightings */
+    uint64_t next_hash;    /* the hash of the region seen right after it last time (0: none) */
     struct payoff_trial trial; /* whether its graph is faster than passing it through */
     struct pace pace;      /* how fast its host makes its calls: a slow one's region is launched in segments */
     struct region_stats stats;
@@ -105,6 +109,7 @@ struct region_table {
     unsigned graphs;
     unsigned next_id;
     uint64_t clock;
+    uint64_t last_hash;  /* the hash of the region seen last (0: the last sequence was none) */
 };
 
 /* An empty table with the given policy. */
@@ -116,7 +121,10 @@ void regions_fini(struct region_table *t);
 /*
  * Records a complete sighting of n calls passed through.  Returns the
  * region (NULL if n is outside the policy's bounds or memory ran out); when
- * it has just become stable its state is REGION_WANTED.
+ * it has just become stable its state is REGION_WANTED, unless it is
+ * crowded out of the graphs kept (r->crowded: every one of max_graphs
+ * graphs ran since its previous sighting, so that its own would be evicted
+ * before it came back); it is then weighed again at its next sighting.
  */
 struct region *regions_sighting(struct region_table *t, const struct call_sig *sigs, unsigned n);
 
@@ -133,6 +141,36 @@ struct region *regions_sighting_of(struct region_table *t, struct region *r);
  * recently used first.  NULL if none.
  */
 struct region *regions_candidate(struct region_table *t, const struct call_sig *observed, unsigned n);
+
+/*
+ * The region to follow from a new sequence's first call sig: the region
+ * that came after the region seen last, the last time that one was seen,
+ * if it begins with sig and is GRAPHED or WANTED; NULL if it is backed
+ * off, refused or crowded out (it is not to be followed, and another
+ * region that begins alike is not it); else regions_candidate's (a region
+ * still being learnt may be another's calls, which that one's kernel nodes
+ * take: engine_call.c's launch_takes_node).
+ * Regions that begin alike and come in turn (a decode loop's tokens, each
+ * its own sequence) are each predicted right, where the one used last is
+ * always the wrong one.
+ */
+struct region *regions_predicted(struct region_table *t, const struct call_sig *sig);
+
+/* Notes that the sequence just ended is no region (too short or long, or not kept): nothing predicts what follows. */
+void regions_none_seen(struct region_table *t);
+
+/*
+ * Whether region r, recorded whole and about to get its graph (at the end
+ * of an occurrence, before its sighting is counted), is crowded out now:
+ * every one of the max_graphs graphs kept ran since its previous
+ * occurrence (regions_sighting's rule, weighed again: the graphs built
+ * since it was wanted may have filled the table).  Then it has no graph
+ * built, and is learnt again from scratch (LEARNING, its recordings
+ * forgotten); r->crowded and r->crowded_by say so.
+ */
+bool regions_crowded_at_build(struct region_table *t, struct region *r);
+
+
 
 /*
  * Marks r as having a graph.  If that makes more graphs than the policy

@@ -114,12 +114,14 @@ static CUresult set_params(struct cudaMemsetParams *out, const CUDA_MEMSET_NODE_
 static bool node_refused(void)
 {
     static atomic_long added;
-    static long fail_at = -1;
-    if (fail_at < 0) {
+    static atomic_long fail_at = -1; /* read once, by whichever thread adds a node first (each reads the same) */
+    long at = atomic_load_explicit(&fail_at, memory_order_relaxed);
+    if (at < 0) {
         const char *v = getenv("STANDIN_FAIL_GRAPH_NODE");
-        fail_at = v ? atol(v) : 0;
+        at = v ? atol(v) : 0;
+        atomic_store_explicit(&fail_at, at, memory_order_relaxed);
     }
-    return fail_at > 0 && atomic_fetch_add(&added, 1) + 1 == fail_at;
+    return at > 0 && atomic_fetch_add(&added, 1) + 1 == at;
 }
 
 CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags)

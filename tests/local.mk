@@ -99,6 +99,8 @@ EXTRA_DIST += tests/warmup.sh
 ## Regions whose geometry changes (issue 25, item 3): growing, a decode-like loop, replays as one region.
 TESTS += tests/geometry.sh
 EXTRA_DIST += tests/geometry.sh
+TESTS += tests/token_regions.sh
+EXTRA_DIST += tests/token_regions.sh
 
 ## A graph whose build fails half-way (a node the driver refuses): the program's results, and the next build.
 TESTS += tests/graph_build_error.sh

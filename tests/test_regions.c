@@ -325,6 +325,73 @@ static void test_evicted_unreplayed(void)
     regions_fini(&t);
 }
 
+/*
+ * A region whose every sighting is apart from the last by the use of all
+ * max_graphs graphs is crowded out: it stays LEARNING, counted, and is
+ * weighed again at each sighting; fewer graphs in between, it is wanted.
+ */
+static void test_crowded_out(void)
+{
+    struct region_table t;
+    struct call_sig a[5], b[5], c[5];
+    int graph_token;
+    struct region *ra = one_graphed_region(&t, a, &graph_token);
+    make_seq(b, 5, 20);
+    make_seq(c, 5, 40);
+    struct region *rb = regions_sighting(&t, b, 5);
+    regions_sighting(&t, b, 5);
+    CHECK(regions_graph_built(&t, rb, &graph_token) == NULL); /* max_graphs is 2: the table is full */
+    struct region *rc = regions_sighting(&t, c, 5);
+    regions_replayed(&t, ra, 0);
+    regions_replayed(&t, rb, 0);
+    CHECK(regions_sighting(&t, c, 5) == rc);
+    CHECK(rc->crowded && rc->crowded_by == 2 && rc->state == REGION_LEARNING && rc->stats.crowded == 1);
+    /* Both graphs ran again in between: still crowded out. */
+    regions_sighting_of(&t, ra);
+    regions_replayed(&t, rb, 0);
+    regions_sighting(&t, c, 5);
+    CHECK(rc->crowded && rc->state == REGION_LEARNING && rc->stats.crowded == 2);
+    /* Only one graph ran since: a graph built for it would outlive the next gap; it is wanted. */
+    regions_replayed(&t, rb, 0);
+    regions_sighting(&t, c, 5);
+    CHECK(!rc->crowded && rc->crowded_by == 1 && rc->state == REGION_WANTED && rc->stats.crowded == 2);
+    regions_fini(&t);
+}
+
+/*
+ * Regions that begin with the same call and come in turn: the one coming
+ * is the one that came after the region seen last (regions_predicted),
+ * where the one used last is the wrong one; a predicted region that is
+ * backed off is followed by none, not by another that begins alike.
+ */
+static void test_predicted(void)
+{
+    struct region_table t;
+    struct region_policy wide = policy;
+    wide.max_graphs = 8;
+    regions_init(&t, &wide);
+    struct call_sig s[3][4];
+    struct region *r[3];
+    for (int i = 0; i < 3; i++) {
+        make_seq(s[i], 4, 10);
+        s[i][3].target = 100 + (unsigned)i; /* they part at the fourth call */
+    }
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 3; i++)
+            r[i] = regions_sighting(&t, s[i], 4);
+    CHECK(r[0]->state == REGION_WANTED && r[1]->state == REGION_WANTED && r[2]->state == REGION_WANTED);
+    CHECK(regions_candidate(&t, s[0], 1) == r[2]); /* used last */
+    CHECK(regions_predicted(&t, s[0]) == r[0]);    /* came after r[2] last time */
+    regions_sighting(&t, s[0], 4);
+    CHECK(regions_predicted(&t, s[0]) == r[1]);
+    regions_failed(&t, r[1], FALLBACK_MISMATCH);
+    CHECK(r[1]->state == REGION_BACKOFF && regions_predicted(&t, s[0]) == NULL);
+    /* A sequence that is no region: nothing predicts what follows, the candidate is the one used last. */
+    regions_sighting(&t, s[0], 2); /* shorter than min_calls */
+    CHECK(regions_predicted(&t, s[0]) == r[0]);
+    regions_fini(&t);
+}
+
 int main(void)
 {
     test_learning();
@@ -337,6 +404,8 @@ int main(void)
     test_deferral_timeouts();
     test_references();
     test_evicted_unreplayed();
+    test_crowded_out();
+    test_predicted();
     CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
     CHECK(strcmp(fallback_reason_name(FALLBACK_NOT_PAYING), "not_paying") == 0);
     return check_result("test_regions");

@@ -98,6 +98,7 @@ static bool follows_same_path(const struct tracker *t, const struct region *othe
 
 static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
                              enum host_memory dst_memory);
+
 static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
 
 /*
@@ -215,6 +216,27 @@ static bool launch_takes_node(const struct call *c, const struct call_sig *want)
     return mine && node && kernel_node_takes(node, mine) && !kernel_excluded(c->func, c->api);
 }
 
+/*
+ * Whether launch c stands in for the region's launch want at its position
+ * (launch_takes_node), within the few a sequence may have: an eighth of
+ * the region's calls, at least one.  One kernel node changing kernels is a
+ * library's choice between variants; many are another loop (a sync-free
+ * loop whose pattern changed, which must fall back so that its period is
+ * found anew), and each stand-in costs its node a patch.  Only where a
+ * graph takes the calls (replayed, or re-captured on the robust path): an
+ * occurrence recorded to build the graph is the region's own calls, or a
+ * sequence seen too rarely to replay would build a graph from others'.
+ */
+static bool stands_in(struct tracker *t, const struct call *c, const struct call_sig *want, unsigned length)
+{
+    unsigned allowed = length / 8 > 1 ? length / 8 : 1;
+    if ((t->mode != FOLLOW_REPLAY && t->mode != FOLLOW_RECAPTURE) || t->stand_ins >= allowed ||
+        !launch_takes_node(c, want))
+        return false;
+    t->stand_ins++;
+    return true;
+}
+
 /* Matches a node call's signature against the followed region (or finds one); false if it passes through. */
 static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
                              enum host_memory dst_memory)
@@ -226,7 +248,7 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
         start_sequence(t, &sig, c->stream);
     struct region *r = t->region;
     bool matches = t->mode != FOLLOW_NONE && position < r->length &&
-                   (sig_equal(&r->sigs[position], &sig) || launch_takes_node(c, &r->sigs[position]));
+                   (sig_equal(&r->sigs[position], &sig) || stands_in(t, c, &r->sigs[position], r->length));
     if (matches) {
         t->observed_count++; /* its signature is r->sigs[position]: written out only if needed */
     } else {
@@ -264,6 +286,35 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
     return true;
 }
 
+/*
+ * Where a record slot's bytes lie in the arena: the fast path writes a
+ * later slot's parameters where that slot's were (its arena_offset), so a
+ * slot taken anew with bytes elsewhere or of another size (another
+ * kernel's parameters, a staged copy of another size) leaves the slots
+ * after it holding nothing known.
+ */
+struct arena_place {
+    uint32_t offset;
+    size_t bytes;
+};
+
+/* Where slot i of list keeps its bytes (nothing past the list's calls, or for a call that keeps none). */
+static struct arena_place arena_place_of(const struct held_list *list, unsigned i)
+{
+    if (i >= list->capacity || i > list->count)
+        return (struct arena_place){0, 0};
+    const struct held_call *r = &list->calls[i];
+    if (r->layout)
+        return (struct arena_place){r->arena_offset, r->layout->total + sizeof(CUlaunchAttribute) * r->num_attrs};
+    return r->staged ? (struct arena_place){r->arena_offset, r->call.bytes} : (struct arena_place){0, 0};
+}
+
+/* Whether two slots' bytes lie at the same place. */
+static bool arena_place_same(struct arena_place a, struct arena_place b)
+{
+    return a.offset == b.offset && a.bytes == b.bytes;
+}
+
 /* Keeps a call that matched the followed region: held back (true, with *result) or recorded and passed on. */
 static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result)
 {
@@ -278,6 +329,7 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
             return false;
         }
     }
+    struct arena_place was = arena_place_of(&t->records, t->records.count);
     if (!held_append(&t->records, c, src_memory)) {
         fast_slots_trim(t, t->records.count); /* the failed append may have written part of its slot */
         if (t->mode == FOLLOW_REPLAY || t->mode == FOLLOW_RECAPTURE)
@@ -285,6 +337,8 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
         t->mode = FOLLOW_NONE;
         return false;
     }
+    if (!arena_place_same(was, arena_place_of(&t->records, t->records.count - 1)))
+        fast_slots_trim(t, t->records.count); /* the slots after it lie elsewhere in the arena now */
     fast_note_slot(t, t->region->id, t->records.count);
     if (t->mode == FOLLOW_RECORD)
         return false;

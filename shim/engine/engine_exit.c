@@ -54,7 +54,7 @@ void engine_shutdown(void)
 /* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
 void engine_summary(bool to_log)
 {
-    unsigned long long built = 0, replayed = 0, evicted = 0, unreplayed = 0, invalidated = 0;
+    unsigned long long built = 0, replayed = 0, evicted = 0, unreplayed = 0, invalidated = 0, crowded = 0;
     pthread_mutex_lock(&trackers_lock);
     for (struct tracker *t = trackers; t; t = t->next) {
         struct region *r, *tmp;
@@ -65,6 +65,7 @@ void engine_summary(bool to_log)
             evicted += s->evictions;
             unreplayed += s->evicted_unreplayed;
             invalidated += s->invalidations;
+            crowded += s->crowded != 0;
             if (s->builds == 0 && s->replays == 0 && s->sightings < engine_policy.min_repeats)
                 continue;
             char reasons[512];
@@ -92,13 +93,15 @@ void engine_summary(bool to_log)
         }
     }
     pthread_mutex_unlock(&trackers_lock);
-    if (to_log && built)
+    if (to_log && (built || crowded))
         log_always(LOG_INFO,
                    "graphs: %llu built, %llu replayed at least once, %llu evicted (%llu before any replay), "
-                   "%llu destroyed because something they used ended",
-                   built, replayed, evicted, unreplayed, invalidated);
+                   "%llu destroyed because something they used ended; %llu regions crowded out (REPRISE_MAX_GRAPHS=%u "
+                   "graphs all ran between two of their occurrences)",
+                   built, replayed, evicted, unreplayed, invalidated, crowded, engine_policy.max_graphs);
     trace_event("graphs_summary",
-                "\"built\":%llu,\"replayed\":%llu,\"evicted\":%llu,\"evicted_unreplayed\":%llu,\"invalidated\":%llu",
-                built, replayed, evicted, unreplayed, invalidated);
+                "\"built\":%llu,\"replayed\":%llu,\"evicted\":%llu,\"evicted_unreplayed\":%llu,\"invalidated\":%llu,"
+                "\"crowded\":%llu",
+                built, replayed, evicted, unreplayed, invalidated, crowded);
 }
 

@@ -71,7 +71,10 @@ void record_done(struct tracker *t)
     struct region *r = t->region;
     unsigned wanted = (unsigned)shim_options.num[OPT_RECORDINGS];
     if (++r->recordings >= wanted) {
-        build_graph(t);
+        if (regions_crowded_at_build(&t->table, r))
+            say_crowded(r);
+        else
+            build_graph(t);
         return;
     }
     log_info("region %u: recorded whole (%u of %u); its graph is built when it is recorded whole %u more time%s", r->id,

@@ -48,6 +48,18 @@ bool user_refuses(struct tracker *t, struct region *r)
     return true;
 }
 
+/* Says, the first time only, that region r was crowded out of the graphs kept (regions.h). */
+void say_crowded(const struct region *r)
+{
+    if (r->stats.crowded != 1)
+        return;
+    log_info("region %u: %u calls, but the graphs of %u other regions ran between its last two occurrences "
+             "(REPRISE_MAX_GRAPHS=%u kept): its graph would be evicted before it came back; passing it through "
+             "while that lasts",
+             r->id, r->length, r->crowded_by, engine_policy.max_graphs);
+    trace_event("crowded_out", "\"region\":%u,\"graphs_between\":%u", r->id, r->crowded_by);
+}
+
 /* Destroys a region's graph, whichever path made it. */
 void destroy_graph_of(struct region *r)
 {

@@ -14,6 +14,9 @@ void not_graphed(struct tracker *t, struct region *r, enum fallback_reason reaso
 /* Whether the user's policies keep r out of graphs now (a profiler, REPRISE_EXCLUDE_*): then it is failed, and said. */
 bool user_refuses(struct tracker *t, struct region *r);
 
+/* Says, the first time only, that region r was crowded out of the graphs kept (regions.h's crowded). */
+void say_crowded(const struct region *r);
+
 /* Destroys a region's graph, whichever path made it. */
 void destroy_graph_of(struct region *r);
 

@@ -36,6 +36,7 @@ static void forget_sequence(struct tracker *t)
 {
     t->observed_count = 0;
     t->observed_stored = 0;
+    t->stand_ins = 0;
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;
@@ -278,6 +279,8 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
             log_info("region %u: driver-API work (a library's own launches) runs inside it: it takes the robust path",
                      seen->id);
         }
+        if (seen && seen->crowded)
+            say_crowded(seen);
         if (seen && seen->state == REGION_WANTED && seen->stats.builds == 0 && seen->stable == engine_policy.min_repeats) {
             char streams[256] = "its streams";
             if (log_enabled(LOG_INFO))
@@ -288,6 +291,8 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
                         seen->stable);
         }
     }
+    if (seen == NULL)
+        regions_none_seen(&t->table);
     if (seen && graphed == NULL && shim_counting) /* for the exit summary, when one is written */
         note_neighbours(t, seen);
     if (handed_over && (seen || graphed))
@@ -468,7 +473,9 @@ void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t 
     t->trial.region = 0; /* a sequence cut short without end_sequence (look_for_period) is not timed */
     if (atomic_load_explicit(&threads_seen, memory_order_relaxed) > 1)
         note_handovers_at_start(t, sig, stream);
-    struct region *r = plan_cut(t, sig, regions_candidate(&t->table, sig, 1));
+    /* A sync-free loop's cuts follow the batch in use (plan_cut), not the region that came after the last. */
+    struct region *r = plan_cut(t, sig, t->period ? regions_candidate(&t->table, sig, 1)
+                                                  : regions_predicted(&t->table, sig));
     t->region = r;
     t->mode = r == NULL ? FOLLOW_NONE : r->state == REGION_GRAPHED ? FOLLOW_REPLAY : FOLLOW_RECORD;
     if (r == NULL)

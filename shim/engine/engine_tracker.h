@@ -160,6 +160,7 @@ struct tracker {
     struct call_sig *observed;
     unsigned observed_count, observed_capacity;
     unsigned observed_stored;
+    unsigned stand_ins; /* launches of another kernel that its node took in this sequence (engine_call.c) */
     bool overflow;
     /* engine_sequence.c's: where the calls are cut, and what ends a sequence's stretch. */
     struct period_detector *periods; /* fed the calls of a long stretch that follow no region: a sync-free loop */

@@ -45,13 +45,25 @@ static void settle(struct region_table *table, struct region *r)
             r->id, path_of(r), graph_us, eager_us, regions_backoff_needed(table, r));
 }
 
-/* Ends a sequence: if it was the timed occurrence, run the way timed, its sample is taken at the next call. */
+/*
+ * Ends a sequence: if it was the timed occurrence, run the way timed, its
+ * sample is taken at the next call.  An occurrence passed through for one
+ * region's trial that turned out to be another region with a graph, whose
+ * trial waits for just such a sample, is that region's: it ran passed
+ * through from its first call.  Regions that begin with the same call and
+ * come in turn (a decode loop's tokens) would otherwise starve each
+ * other's trials: each occurrence is passed through for the region that
+ * came last, and is the other.
+ */
 void trial_end(struct trial_timer *timer, struct region *graphed, struct region *seen)
 {
     struct region *done = timer->way == PAYOFF_GRAPHED ? graphed : seen;
     unsigned timed = timer->region;
     timer->region = 0;
-    if (timed != 0 && done != NULL && done->id == timed)
+    if (timed == 0 || done == NULL)
+        return;
+    if (done->id == timed ||
+        (timer->way == PAYOFF_EAGER && done->graph != NULL && payoff_next(&done->trial) == PAYOFF_EAGER))
         timer->ended = done;
 }
 

@@ -64,6 +64,7 @@ STANDIN_SCENARIOS = \
 	tests/scenarios/reshaped \
 	tests/scenarios/variants \
 	tests/scenarios/layouts \
+	tests/scenarios/token_regions \
 	tests/scenarios/two_threads
 check_PROGRAMS += $(STANDIN_SCENARIOS)
 tests_scenarios_alternating_args_SOURCES = tests/scenarios/alternating_args.c $(STANDIN_SCENARIO_INCS)
@@ -129,6 +130,9 @@ tests_scenarios_variants_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_layouts_SOURCES = tests/scenarios/layouts.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_layouts_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_layouts_LDFLAGS = $(STANDIN_LINK_FLAGS)
+tests_scenarios_token_regions_SOURCES = tests/scenarios/token_regions.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_token_regions_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_token_regions_LDFLAGS = $(STANDIN_LINK_FLAGS)
 tests_scenarios_per_thread_threads_SOURCES = tests/scenarios/per_thread_threads.c $(STANDIN_SCENARIO_INCS)
 tests_scenarios_per_thread_threads_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_per_thread_threads_LDFLAGS = $(STANDIN_LINK_FLAGS)
@@ -181,6 +185,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/reshaped.out \
 	tests/standin/expected/variants.out \
 	tests/standin/expected/layouts.out \
+	tests/standin/expected/token_regions.out \
 	tests/standin/expected/two_threads.out \
 	tests/standin/expected/rotating_args.out \
 	tests/standin/expected/handover.out \
@@ -236,6 +241,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/no_repeat.gpu \
 	tests/scenarios/variants.gpu \
 	tests/scenarios/layouts.gpu \
+	tests/scenarios/token_regions.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
 	tests/scenarios/handover.gpu \
@@ -318,6 +324,8 @@ tests/scenarios/variants.gpu: $(srcdir)/tests/scenarios/variants.c $(srcdir)/tes
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/variants.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/layouts.gpu: $(srcdir)/tests/scenarios/layouts.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/layouts.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/token_regions.gpu: $(srcdir)/tests/scenarios/token_regions.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/token_regions.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)

@@ -13,7 +13,8 @@
 
 /* The events the shim writes (its trace_event calls; tests/reprise_report.sh checks that none is missing). */
 static const char *const shim_events[] = {
-    "batch_grown",  "capture_deferred", "config",         "evicted",     "exit",           "fallback",
+    "batch_grown",  "capture_deferred", "config",         "crowded_out", "evicted",        "exit",
+    "fallback",
     "graph_built",  "graphs_summary",   "instance_made",  "invalidated", "no_repeat",      "not_graphed",
     "object_ends",  "path_changed",     "payoff",         "period_found", "recorded",      "region_found",
     "region_summary", "segmented",      "segments_ended",
@@ -125,6 +126,8 @@ static void index_event(struct trace *t, const struct json *ev)
             count_fallback(r, "not_paying"); /* the region passes through: the exit summary counts it so */
     } else if (strcmp(name, "not_graphed") == 0) {
         r->not_graphed = json_str(ev, "why", "unknown");
+    } else if (strcmp(name, "crowded_out") == 0) {
+        r->not_graphed = "crowded out: every graph kept (REPRISE_MAX_GRAPHS) ran between two of its occurrences";
     } else if (strcmp(name, "region_summary") == 0) {
         r->calls = (unsigned)json_num(ev, "calls", r->calls);
         r->state = json_str(ev, "state", "?");
