@@ -7,11 +7,11 @@
 # by hand; docs/standin.md): standin-vs-gpu.sh --record should take it over.
 # So was rotating_args.out (2026-12-01: standin-vs-gpu.sh said "same" on the
 # H200, session 6 run 7), and handover.out (2026-12-01, not yet compared on a
-# GPU: the next standin-vs-gpu.sh run should), and growing.out, reshaped.out and variants.out (2026-12-02, likewise), layouts.out (2026-12-03, likewise).
+# GPU: the next standin-vs-gpu.sh run should), and growing.out, reshaped.out and variants.out (2026-12-02, likewise), layouts.out and token_regions.out (2026-12-03, likewise).
 . "${top_srcdir:-.}/tests/lib.sh"
 scenarios="alternating_args capture_status d2h_each event_timing fork_join host_flag_wait host_func launch_loop
 legacy_stream malloc_in_loop own_graph pageable_h2d per_thread per_thread_threads query_sync
-rotating_args symbol_update sync_free two_shapes two_threads handover growing reshaped variants layouts"
+rotating_args symbol_update sync_free two_shapes two_threads handover growing reshaped variants layouts token_regions"
 
 for name in $scenarios; do
     same_as_gpu "$name" "$top_builddir/tests/scenarios/$name" 20 2 3 5 11
