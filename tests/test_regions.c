@@ -298,18 +298,26 @@ static void test_references(void)
     regions_fini(&t);
 }
 
+/* A table whose two graphs (max_graphs) are *ra's (built first) and *rb's; c holds a third sequence. */
+static void two_graphed_regions(struct region_table *t, struct call_sig *a, struct call_sig *b, struct call_sig *c,
+                                int *graph, struct region **ra, struct region **rb)
+{
+    *ra = one_graphed_region(t, a, graph);
+    make_seq(b, 5, 20);
+    make_seq(c, 5, 40);
+    *rb = regions_sighting(t, b, 5);
+    regions_sighting(t, b, 5);
+    CHECK(regions_graph_built(t, *rb, graph) == NULL); /* max_graphs is 2: the table is full */
+}
+
 /* An evicted graph that was never replayed is counted as such; one that was is not. */
 static void test_evicted_unreplayed(void)
 {
     struct region_table t;
     struct call_sig a[5], b[5], c[5];
     int graph_token;
-    struct region *ra = one_graphed_region(&t, a, &graph_token);
-    make_seq(b, 5, 20);
-    make_seq(c, 5, 40);
-    struct region *rb = regions_sighting(&t, b, 5);
-    regions_sighting(&t, b, 5);
-    CHECK(regions_graph_built(&t, rb, &graph_token) == NULL); /* max_graphs is 2 */
+    struct region *ra, *rb;
+    two_graphed_regions(&t, a, b, c, &graph_token, &ra, &rb);
     regions_replayed(&t, rb, 0);
     struct region *rc = regions_sighting(&t, c, 5);
     regions_sighting(&t, c, 5);
@@ -335,12 +343,8 @@ static void test_crowded_out(void)
     struct region_table t;
     struct call_sig a[5], b[5], c[5];
     int graph_token;
-    struct region *ra = one_graphed_region(&t, a, &graph_token);
-    make_seq(b, 5, 20);
-    make_seq(c, 5, 40);
-    struct region *rb = regions_sighting(&t, b, 5);
-    regions_sighting(&t, b, 5);
-    CHECK(regions_graph_built(&t, rb, &graph_token) == NULL); /* max_graphs is 2: the table is full */
+    struct region *ra, *rb;
+    two_graphed_regions(&t, a, b, c, &graph_token, &ra, &rb);
     struct region *rc = regions_sighting(&t, c, 5);
     regions_replayed(&t, ra, 0);
     regions_replayed(&t, rb, 0);
