@@ -98,7 +98,6 @@ static bool follows_same_path(const struct tracker *t, const struct region *othe
 
 static bool follow_signature(struct tracker *t, const struct call *c, enum host_memory src_memory,
                              enum host_memory dst_memory);
-
 static bool hold_or_record(struct tracker *t, const struct call *c, enum host_memory src_memory, cudaError_t *result);
 
 /*
