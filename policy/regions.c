@@ -189,8 +189,6 @@ struct region *regions_sighting_of(struct region_table *t, struct region *r)
     return r;
 }
 
-/* A GRAPHED or WANTED region beginning with the n observed calls, most recently used first. */
-
 /* The region to follow from a new sequence's first call sig: the one that came after the last, else the candidate. */
 struct region *regions_predicted(struct region_table *t, const struct call_sig *sig)
 {
@@ -211,6 +209,7 @@ void regions_none_seen(struct region_table *t)
     t->last_hash = 0;
 }
 
+/* A GRAPHED or WANTED region beginning with the n observed calls, most recently used first. */
 struct region *regions_candidate(struct region_table *t, const struct call_sig *observed, unsigned n)
 {
     struct region *r, *tmp, *best = NULL;

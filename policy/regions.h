@@ -170,8 +170,6 @@ void regions_none_seen(struct region_table *t);
  */
 bool regions_crowded_at_build(struct region_table *t, struct region *r);
 
-
-
 /*
  * Marks r as having a graph.  If that makes more graphs than the policy
  * allows, returns the least recently used other graphed region, which the

@@ -290,9 +290,9 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
             trace_event("region_found", "\"region\":%u,\"calls\":%u,\"sightings\":%u", seen->id, seen->length,
                         seen->stable);
         }
+    } else {
+        regions_none_seen(&t->table); /* no sighting (regions_sighting says so itself when it returns none) */
     }
-    if (seen == NULL)
-        regions_none_seen(&t->table);
     if (seen && graphed == NULL && shim_counting) /* for the exit summary, when one is written */
         note_neighbours(t, seen);
     if (handed_over && (seen || graphed))
