@@ -192,6 +192,7 @@ bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsi
     struct no_repeat *r = &n->summary;
     bool found_now = false;
     s->last_used = ++n->clock;
+    n->explained.count = 0;
     if (s->first == first) {
         r->compared++;
         r->compared_calls += count;
@@ -201,6 +202,8 @@ bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsi
             return false; /* the same as its neighbour: nothing to copy */
         if (!r->found && sequences_differ(s->sigs, s->count, sigs, count, &r->difference))
             found_now = r->found = true;
+        if (n->explain_left > 0 && sequences_differences(s->sigs, s->count, sigs, count, &n->explained) > 0)
+            n->explain_left--;
     } else {
         s->first = first;
         slot_remember(r, s, hash, sightings);
@@ -208,6 +211,29 @@ bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsi
     if (slot_keep(s, sigs, count))
         s->hash = hash;
     return found_now;
+}
+
+/* Every call where two sequences differ: the first NEIGHBOURS_EXPLAINED into out->at; how many in all. */
+unsigned sequences_differences(const struct call_sig *a, unsigned na, const struct call_sig *b, unsigned nb,
+                               struct neighbour_differences *out)
+{
+    unsigned common = na < nb ? na : nb;
+    out->count = out->total = 0;
+    for (unsigned i = 0; i <= common; i++) {
+        enum sig_field field = i < common ? sig_first_field(&a[i], &b[i]) : na == nb ? SIG_FIELD_COUNT : SIG_FIELD_LENGTH;
+        if (field == SIG_FIELD_COUNT)
+            continue;
+        if (out->count < NEIGHBOURS_EXPLAINED) {
+            struct sig_difference *d = &out->at[out->count++];
+            *d = (struct sig_difference){.position = i, .field = field, .before_length = na, .after_length = nb};
+            if (i < na)
+                d->before = a[i];
+            if (i < nb)
+                d->after = b[i];
+        }
+        out->total++;
+    }
+    return out->total;
 }
 
 /* Frees the watch's buffers; it is empty again. */

@@ -92,11 +92,22 @@ struct neighbour_slot {
     unsigned seen[NEIGHBOURS_KEPT];
 };
 
+/* The calls where the last sequence fed differed from its neighbour, kept only while asked for (explain_left). */
+#define NEIGHBOURS_EXPLAINED 8
+
+struct neighbour_differences {
+    unsigned count;  /* differences kept in at (at most NEIGHBOURS_EXPLAINED), from the first call on; 0: none */
+    unsigned total;  /* calls that differ in all, the one where a sequence ended counted once */
+    struct sig_difference at[NEIGHBOURS_EXPLAINED];
+};
+
 /* One thread's watch over its sequences (zeroed: empty).  Its buffers grow at most once a sequence, never shrink. */
 struct neighbours {
     struct neighbour_slot slots[NEIGHBOURS_SLOTS];
     uint64_t clock;
     struct no_repeat summary;
+    unsigned explain_left;                 /* sequences that differ from their neighbour still to be explained */
+    struct neighbour_differences explained; /* the last one explained, while explain_left was above 0 */
 };
 
 /*
@@ -107,10 +118,21 @@ struct neighbours {
  * that began alike (NEIGHBOURS_KEPT), which misses sequences that recur
  * only after more others.  Compared with its neighbour: O(count), a copy
  * of it at most.  Returns true when it found the thread's first
- * difference: the caller then fills summary.words.
+ * difference: the caller then fills summary.words.  While explain_left
+ * is above 0, a sequence that differs from its neighbour is explained
+ * (every call that differs, into explained; O(count) more) and
+ * explain_left counts down; explained.count is 0 when this one was not.
  */
 bool neighbours_sequence(struct neighbours *n, const struct call_sig *sigs, unsigned count, uint64_t hash,
                          unsigned sightings);
+
+/*
+ * Every call where two sequences differ, not only the first (the earlier
+ * a, na calls, the later b, nb): the first NEIGHBOURS_EXPLAINED into
+ * out->at, in order, and how many in all.  Returns out->total.
+ */
+unsigned sequences_differences(const struct call_sig *a, unsigned na, const struct call_sig *b, unsigned nb,
+                               struct neighbour_differences *out);
 
 /* Frees the watch's buffers; it is empty again. */
 void neighbours_free(struct neighbours *n);

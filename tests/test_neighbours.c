@@ -69,6 +69,37 @@ static void test_sequences(void)
     CHECK(d.position == 4 && d.field == SIG_FIELD_LENGTH && d.before.target == KERNEL_B);
 }
 
+/* Every call that differs is listed (the first NEIGHBOURS_EXPLAINED), with the count of all; a watch explains while asked. */
+static void test_every_difference(void)
+{
+    struct call_sig a[20], b[21];
+    for (unsigned i = 0; i < 20; i++)
+        a[i] = launch(KERNEL_A, STREAM_S, 4);
+    memcpy(b, a, sizeof a);
+    b[3].target = KERNEL_B;
+    b[7].bytes = 64;
+    struct neighbour_differences diffs;
+    CHECK(sequences_differences(a, 20, b, 20, &diffs) == 2);
+    CHECK(diffs.count == 2 && diffs.at[0].position == 3 && diffs.at[0].field == SIG_FIELD_TARGET);
+    CHECK(diffs.at[1].position == 7 && diffs.at[1].field == SIG_FIELD_BYTES && diffs.at[1].after.bytes == 64);
+    CHECK(sequences_differences(a, 20, a, 20, &diffs) == 0 && diffs.count == 0);
+    for (unsigned i = 1; i < 20; i += 2)
+        b[i].stream = STREAM_S + 1;
+    b[20] = a[0];
+    CHECK(sequences_differences(a, 20, b, 21, &diffs) == 11); /* calls 1, 3, ..., 19 and the length */
+    CHECK(diffs.count == NEIGHBOURS_EXPLAINED && diffs.at[0].position == 1 && diffs.at[0].field == SIG_FIELD_STREAM);
+    CHECK(diffs.at[NEIGHBOURS_EXPLAINED - 1].position == 2 * NEIGHBOURS_EXPLAINED - 1);
+
+    struct neighbours n = {.explain_left = 1};
+    neighbours_sequence(&n, a, 20, 0, 1);
+    CHECK(n.explained.count == 0); /* no neighbour yet */
+    neighbours_sequence(&n, b, 21, 0, 1);
+    CHECK(n.explained.count == NEIGHBOURS_EXPLAINED && n.explained.total == 11 && n.explain_left == 0);
+    neighbours_sequence(&n, a, 20, 0, 1);
+    CHECK(n.explained.count == 0); /* differs again, but no longer asked */
+    neighbours_free(&n);
+}
+
 /* A sequence of 9 launches whose calls 2 to 9 are kernel A or B as the bits of pattern say. */
 static void pattern(struct call_sig *seq, unsigned bits)
 {
@@ -205,6 +236,7 @@ int main(void)
 {
     test_fields();
     test_sequences();
+    test_every_difference();
     test_never_repeats();
     test_recurring();
     test_neighbours_only();

@@ -7,7 +7,13 @@
 
 #pragma GCC visibility push(hidden)
 
-/* At the end of a sequence that ran eagerly, a sighting of seen: compared with its neighbour, for the exit summary. */
+/* Sequences a thread explains call by call in the debug log where they differ from their neighbour. */
+#define NEIGHBOURS_EXPLAIN_PER_THREAD 16
+
+/*
+ * At the end of a sequence that ran eagerly, a sighting of seen: compared with its neighbour, for the exit summary;
+ * at REPRISE_LOG=debug the first few that differ are explained, every call that differs.
+ */
 void note_neighbours(struct tracker *t, const struct region *seen);
 
 #pragma GCC visibility pop

@@ -293,7 +293,8 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     } else {
         regions_none_seen(&t->table); /* no sighting (regions_sighting says so itself when it returns none) */
     }
-    if (seen && graphed == NULL && shim_counting) /* for the exit summary, when one is written */
+    /* For the exit summary, when one is written, and the debug log's explanations. */
+    if (seen && graphed == NULL && (shim_counting || t->neighbours.explain_left > 0))
         note_neighbours(t, seen);
     if (handed_over && (seen || graphed))
         regions_handed_over(seen ? seen : graphed);

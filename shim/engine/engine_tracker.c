@@ -7,6 +7,7 @@
 
 #include "engine_fast.h"
 #include "engine_held.h"
+#include "engine_neighbours.h"
 #include "engine_tracker.h"
 #include "exclusions.h"
 #include "log.h"
@@ -61,6 +62,7 @@ struct tracker *tracker_create(void)
     if (t == NULL)
         return NULL;
     regions_init(&t->table, &engine_policy);
+    t->neighbours.explain_left = log_enabled(LOG_DEBUG) ? NEIGHBOURS_EXPLAIN_PER_THREAD : 0;
     t->thread_number = log_thread_number();
     fast_init(t);
     pthread_mutex_lock(&trackers_lock);
