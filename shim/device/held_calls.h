@@ -190,7 +190,8 @@ static inline bool launch_matches(const struct call *launch, const struct call_s
 {
     /* The same api means sig is a launch's too, whose geometry, bytes and copy_kind are zero. */
     return sig->api == (uint32_t)launch->api && sig->stream == (uint64_t)(uintptr_t)launch->stream &&
-           sig->target == (uint64_t)(uintptr_t)launch->func &&
+           (sig->target == (uint64_t)(uintptr_t)launch->func ||
+            sig->target == kernel_twin_of(launch->func, kernel_handle_of(launch->api))) &&
            sig->flags == (launch->num_attrs ? launch_attrs_hash(launch) : 0);
 }
 

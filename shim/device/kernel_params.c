@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <uthash.h>
 
 #include "errors.h"
@@ -16,11 +17,22 @@ struct layout_entry {
     bool known;
     const char *name;
     bool name_asked;
+    enum kernel_handle how;
+    uint64_t twin_key; /* its twin_class's key; 0: in none (named by itself) */
     UT_hash_handle hh;
     struct layout_entry *retired_next;
 };
 
+/* Kernels of one name, parameter layout, context and kind of handle (kernel_twin_of): the first live one names all. */
+struct twin_class {
+    uint64_t key;
+    struct layout_entry *first; /* NULL for a moment while kernel_params_retire finds another */
+    bool renamed;
+    UT_hash_handle hh;
+};
+
 static struct layout_entry *layouts;
+static struct twin_class *twins;
 /* Layouts forgotten (kernel_params_retire): never freed, since recorded calls and graphs may point at them. */
 static struct layout_entry *retired;
 /* What a forgotten layout's func becomes: no launch names it, so every cached test against it fails. */
@@ -174,8 +186,74 @@ bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, di
     return now == 0 || shared_mem <= now;
 }
 
-/* Finds the driver function behind a launch's handle and its layout. */
+static void find_layout(struct layout_entry *e, enum kernel_handle how);
+
+/* The key of e's kind of kernel: its name, layout, context and kind of handle, hashed (FNV-1a); 0 without a name. */
+static uint64_t twin_key_of(const struct layout_entry *e)
+{
+    if (e->name == NULL)
+        return 0;
+    uint64_t h = 0xcbf29ce484222325ULL;
+#define TWIN_MIX(v) (h = (h ^ (uint64_t)(v)) * 0x100000001b3ULL)
+    for (const char *c = e->name; *c; c++)
+        TWIN_MIX((unsigned char)*c);
+    TWIN_MIX((uintptr_t)e->layout.context);
+    TWIN_MIX(e->how);
+    TWIN_MIX(e->layout.count);
+    TWIN_MIX(e->layout.total);
+    TWIN_MIX(e->layout.gapped);
+    for (unsigned i = 0; i < e->layout.count; i++) {
+        TWIN_MIX(e->layout.offset[i]);
+        TWIN_MIX(e->layout.size[i]);
+    }
+#undef TWIN_MIX
+    return h ? h : 1;
+}
+
+/* Whether a and b are twins: the same name, the same layout in the same context, the same kind of handle. */
+static bool twins_alike(const struct layout_entry *a, const struct layout_entry *b)
+{
+    return a->how == b->how && a->name && b->name && strcmp(a->name, b->name) == 0 &&
+           kernel_params_same_layout(&a->layout, &b->layout);
+}
+
+/* Names known kernel e by its twin (layouts_lock held): its class's first, or e itself, first of a new class. */
+static void join_twins(struct layout_entry *e)
+{
+    e->layout.twin = e->layout.func;
+    uint64_t key = twin_key_of(e);
+    if (key == 0)
+        return;
+    struct twin_class *c;
+    HASH_FIND(hh, twins, &key, sizeof key, c);
+    if (c == NULL) {
+        if ((c = calloc(1, sizeof *c)) == NULL)
+            return;
+        c->key = key;
+        c->first = e;
+        HASH_ADD(hh, twins, key, sizeof key, c);
+    } else if (!twins_alike(c->first, e)) {
+        return; /* another kind of kernel whose key is the same: named by itself */
+    }
+    e->twin_key = key;
+    e->layout.twin = c->first->layout.func;
+}
+
+/* Finds the driver function behind a launch's handle, its layout and its twin. */
 static void resolve(struct layout_entry *e, enum kernel_handle how)
+{
+    find_layout(e, how);
+    e->how = how;
+    if (!e->known)
+        return;
+    e->name_asked = true;
+    if (DEVICE_CALL(cuFuncGetName, &e->name, e->layout.function) != CUDA_SUCCESS)
+        e->name = NULL;
+    join_twins(e);
+}
+
+/* Finds the driver function behind a launch's handle and its layout. */
+static void find_layout(struct layout_entry *e, enum kernel_handle how)
 {
     const void *func = e->layout.func;
     if (DEVICE_CALL(cuCtxGetCurrent, &e->layout.context) != CUDA_SUCCESS)
@@ -278,41 +356,97 @@ static bool owner_ends(const struct layout_entry *e, enum kernel_owner owner, co
     return true;
 }
 
+/* A growing list of handles: the list, its length and room; all set once it could not grow. */
+struct handle_list {
+    const void **at;
+    unsigned count, capacity;
+    bool all;
+};
+
+/* Adds h to list. */
+static void handle_list_add(struct handle_list *list, const void *h)
+{
+    if (list->all)
+        return;
+    if (list->count == list->capacity) {
+        unsigned capacity = list->capacity ? 2 * list->capacity : 64;
+        const void **grown = realloc(list->at, capacity * sizeof *grown);
+        if (grown == NULL) {
+            list->all = true;
+            return;
+        }
+        list->at = grown, list->capacity = capacity;
+    }
+    list->at[list->count++] = h;
+}
+
+/*
+ * The twin classes whose first kernel went (layouts_lock held): each takes
+ * another live member as its first, and its members its handle as their
+ * twin; a class with none left goes.
+ */
+static void rename_orphaned_twins(void)
+{
+    struct layout_entry *e, *tmp;
+    struct twin_class *c, *ctmp;
+    HASH_ITER(hh, layouts, e, tmp) {
+        if (e->twin_key == 0)
+            continue;
+        HASH_FIND(hh, twins, &e->twin_key, sizeof e->twin_key, c);
+        if (c && c->first == NULL)
+            c->first = e, c->renamed = true;
+    }
+    HASH_ITER(hh, layouts, e, tmp) {
+        if (e->twin_key == 0)
+            continue;
+        HASH_FIND(hh, twins, &e->twin_key, sizeof e->twin_key, c);
+        if (c && c->renamed)
+            __atomic_store_n(&e->layout.twin, c->first->layout.func, __ATOMIC_RELAXED);
+    }
+    HASH_ITER(hh, twins, c, ctmp) {
+        c->renamed = false;
+        if (c->first == NULL) {
+            HASH_DEL(twins, c);
+            free(c);
+        }
+    }
+}
+
 /* Forgets the layouts that owner's end takes with it (see kernel_params.h). */
 unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const void ***handles, bool *all)
 {
-    unsigned count = 0, capacity = 0;
-    const void **list = NULL;
-    *all = false;
+    struct handle_list list = {0};
+    bool orphaned = false;
     pthread_mutex_lock(&layouts_lock);
     struct layout_entry *e, *tmp;
     HASH_ITER(hh, layouts, e, tmp) {
         if (!owner_ends(e, owner, handle))
             continue;
-        if (count == capacity && !*all) {
-            capacity = capacity ? 2 * capacity : 64;
-            const void **grown = realloc(list, capacity * sizeof *list);
-            if (grown == NULL)
-                *all = true;
-            else
-                list = grown;
+        handle_list_add(&list, e->layout.func);
+        if (e->layout.twin != e->layout.func) /* regions name it by its twin: their graphs may hold it */
+            handle_list_add(&list, e->layout.twin);
+        if (e->twin_key) {
+            struct twin_class *c;
+            HASH_FIND(hh, twins, &e->twin_key, sizeof e->twin_key, c);
+            if (c && c->first == e)
+                c->first = NULL, orphaned = true;
         }
-        if (!*all)
-            list[count] = e->layout.func;
-        count++;
         HASH_DEL(layouts, e);
         /* Each thread's cache and each recorded slot compare func before using a layout: none matches now. */
         __atomic_store_n(&e->layout.func, RETIRED_FUNC, __ATOMIC_RELEASE);
         e->retired_next = retired;
         retired = e;
     }
+    if (orphaned)
+        rename_orphaned_twins();
     pthread_mutex_unlock(&layouts_lock);
-    if (*all) {
-        free(list);
-        list = NULL;
+    *all = list.all;
+    if (list.all) {
+        free(list.at);
+        list.at = NULL;
     }
-    *handles = list;
-    return count;
+    *handles = list.at;
+    return list.count;
 }
 
 /* Frees the cache (at exit). */
@@ -323,6 +457,11 @@ void kernel_params_clear(void)
     HASH_ITER(hh, layouts, e, tmp) {
         HASH_DEL(layouts, e);
         free(e);
+    }
+    struct twin_class *c, *ctmp;
+    HASH_ITER(hh, twins, c, ctmp) {
+        HASH_DEL(twins, c);
+        free(c);
     }
     pthread_mutex_unlock(&layouts_lock);
 }

@@ -31,6 +31,7 @@ struct kernel_params {
     bool gapped;                      /* bytes of the block lie between parameters (padding before a pointer) */
     unsigned max_threads;             /* the most threads a block of it may have (0: not known) */
     unsigned max_dynamic_shared;      /* the most dynamic shared memory it may have, when found (0: not known) */
+    const void *twin;                 /* what regions name it by (kernel_twin_of): read and moved atomically */
     uint32_t offset[KERNEL_PARAMS_MAX];
     uint32_t size[KERNEL_PARAMS_MAX];
 };
@@ -103,6 +104,24 @@ bool kernel_params_same_layout(const struct kernel_params *a, const struct kerne
  */
 bool kernel_node_takes(const struct kernel_params *node, const struct kernel_params *launch);
 
+/*
+ * What a call's signature names a launch's kernel by: its twin, the first
+ * live kernel seen of the same name, parameter layout, context and kind of
+ * handle (itself when it is the first), or func itself where its layout is
+ * unknown.  A library that builds its kernels at run time (cuDNN's
+ * attention, one execution plan per sequence length, each loading its own
+ * copy of the same kernel) launches a new handle of one kernel at every
+ * size: named by its handle, every token of a decode loop would be a region
+ * of its own.  Twins make them one; the node still runs the handle the
+ * launch named (a function differing from the node's is patched, as a
+ * kernel standing in is).
+ */
+static inline uint64_t kernel_twin_of(const void *func, enum kernel_handle how)
+{
+    const struct kernel_params *k = kernel_params_of(func, how);
+    return (uint64_t)(uintptr_t)(k ? __atomic_load_n(&k->twin, __ATOMIC_RELAXED) : func);
+}
+
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);
 
@@ -117,10 +136,13 @@ enum kernel_owner {
  * Forgets the layouts of the kernels that the end of owner (a CUmodule or
  * CUlibrary) takes with it, and of those whose module or library is not
  * known, so that a handle a later load gives out again is asked about anew.
- * Returns how many, with the handles the launches named in *handles
- * (malloc'd; the caller frees it), or sets *all when that list could not be
- * made (every handle must then be taken as gone).  A forgotten layout stays
- * readable: a recorded call or a graph may still point at it.
+ * Returns how many handles it lists in *handles (malloc'd; the caller
+ * frees it): those the launches named, and the twins that name them in
+ * signatures (a graph of a twin's region may hold a kernel that goes); or
+ * sets *all when that list could not be made (every handle must then be
+ * taken as gone).  A twin that goes hands its name to another live kernel
+ * of its kind.  A forgotten layout stays readable: a recorded call or a
+ * graph may still point at it.
  */
 unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const void ***handles, bool *all);
 

@@ -136,7 +136,8 @@ bool node_keep(struct held_list *list, struct held_call *r, const struct call *c
  * copy from pageable memory (its bytes are staged at a fixed place in a
  * buffer sized when the graph is built) and whether a size is zero (a graph
  * has no zero-length copy or set node).  The target (a kernel, a host
- * function, an event) is call.h's call_target.
+ * function, an event) is call.h's call_target, but for a launch its
+ * kernel's twin (kernel_twin_of).
  */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
@@ -145,6 +146,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
                              .target = call_target(call)};
     switch (call->kind) {
     case CALL_LAUNCH:
+        sig->target = kernel_twin_of(call->func, kernel_handle_of(call->api));
         sig->flags = call->num_attrs ? launch_attrs_hash(call) : 0;
         break;
     case CALL_COPY:

@@ -126,7 +126,7 @@ void engine_object_ends(enum object_end what, const void *handle, const char *na
     uint64_t *kernels = NULL;
     unsigned retired = 0;
     if (what == ENDS_MODULE || what == ENDS_LIBRARY || what == ENDS_CONTEXT) {
-        /* The kernels it takes with it, as launches name them: the regions' signatures hold those. */
+        /* The kernels it takes with it, as launches and signatures (their twins) name them. */
         const void **handles = NULL;
         bool all = false;
         retired = kernel_params_retire(owner_of(what), handle, &handles, &all);
@@ -152,7 +152,7 @@ void engine_object_ends(enum object_end what, const void *handle, const char *na
         log_info("%s ends the %s it names: %u graph%s referring to it destroyed first (learnt again if they recur)", name,
                  end_names[what], dropped, dropped == 1 ? "" : "s");
     else
-        log_debug("%s ends the %s it names (%u kernel layouts forgotten): no graph referred to it", name, end_names[what],
+        log_debug("%s ends the %s it names (%u kernel handles forgotten): no graph referred to it", name, end_names[what],
                   retired);
     trace_event("object_ends", "\"call\":\"%s\",\"what\":\"%s\",\"kernels\":%u,\"graphs\":%u", name,
                 end_names[what], retired, dropped);

@@ -509,11 +509,20 @@ EXTRA_tests_scenarios_private_runtime_DEPENDENCIES = tests/standin/libkernels_pr
 tests_scenarios_private_runtime_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/lifetimes.sh
 EXTRA_DIST += tests/standin/lifetimes.sh
+
+## A decode loop whose attention-like kernel comes from a module loaded per size, as cuDNN's plans
+## (tests/scenarios/plan_per_size, driver API only; tests/kernel_twins.sh).
+check_PROGRAMS += tests/scenarios/plan_per_size
+tests_scenarios_plan_per_size_SOURCES = tests/scenarios/plan_per_size.c $(STANDIN_DRIVER_SCENARIO_INCS)
+tests_scenarios_plan_per_size_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_plan_per_size_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/kernel_twins.sh
+EXTRA_DIST += tests/kernel_twins.sh
 ## Their GPU builds (make gpu-programs): device_reset as the other runtime scenarios; module_unload and
 ## device_reset_driver as mixed_door (the shared runtime and libcuda; SCENARIO_MODULE=kernels/all_kernels.fatbin
 ## to run them).  private_runtime is stand-in only: on a GPU its kernels would need a module the runtime loads.
 STANDIN_GPU_BINS += tests/scenarios/device_reset.gpu tests/scenarios/module_unload.gpu \
-	tests/scenarios/device_reset_driver.gpu
+	tests/scenarios/device_reset_driver.gpu tests/scenarios/plan_per_size.gpu
 if HAVE_NVCC
 tests/scenarios/device_reset.gpu: $(srcdir)/tests/scenarios/device_reset.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/device_reset.c $(STANDIN_GPU_KERNELS) -lpthread
@@ -521,4 +530,6 @@ tests/scenarios/module_unload.gpu: $(srcdir)/tests/scenarios/module_unload.c $(s
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/module_unload.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 tests/scenarios/device_reset_driver.gpu: $(srcdir)/tests/scenarios/device_reset_driver.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/device_reset_driver.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+tests/scenarios/plan_per_size.gpu: $(srcdir)/tests/scenarios/plan_per_size.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/plan_per_size.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 endif
