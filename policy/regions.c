@@ -164,12 +164,32 @@ bool regions_crowded_at_build(struct region_table *t, struct region *r)
     return true;
 }
 
+/* The key of two regions seen in a row (hashes, never 0), or 0 if either is none. */
+static uint64_t pair_key(uint64_t first, uint64_t second)
+{
+    if (first == 0 || second == 0)
+        return 0;
+    uint64_t k = (first ^ (second * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+    k ^= k >> 31;
+    return k ? k : 1;
+}
+
+/* The slot of a pair's successor in the table. */
+static struct region_pair_next *pair_slot(struct region_table *t, uint64_t key)
+{
+    return &t->after_pair[key % REGIONS_PAIRS];
+}
+
 /* Records a complete sighting of exactly r's calls; returns r. */
 struct region *regions_sighting_of(struct region_table *t, struct region *r)
 {
     struct region *before = region_of_hash(t, t->last_hash);
     if (before)
         before->next_hash = r->hash;
+    uint64_t key = pair_key(t->prev_hash, t->last_hash);
+    if (key)
+        *pair_slot(t, key) = (struct region_pair_next){key, r->hash};
+    t->prev_hash = t->last_hash;
     t->last_hash = r->hash;
     uint64_t previous = r->last_used;
     r->last_used = ++t->clock;
@@ -189,11 +209,27 @@ struct region *regions_sighting_of(struct region_table *t, struct region *r)
     return r;
 }
 
+/*
+ * The region that came after the last one seen: after the last two, where
+ * they were seen in a row before (a decode loop whose tokens alternate with
+ * a short region, T0 S T1 S T2: after S, the T that came after the T before
+ * it and S), else after the last alone.
+ */
+static struct region *region_coming(struct region_table *t)
+{
+    uint64_t key = pair_key(t->prev_hash, t->last_hash);
+    const struct region_pair_next *p = key ? pair_slot(t, key) : NULL;
+    struct region *next = p && p->pair == key ? region_of_hash(t, p->next) : NULL;
+    if (next)
+        return next;
+    const struct region *last = region_of_hash(t, t->last_hash);
+    return last ? region_of_hash(t, last->next_hash) : NULL;
+}
+
 /* The region to follow from a new sequence's first call sig: the one that came after the last, else the candidate. */
 struct region *regions_predicted(struct region_table *t, const struct call_sig *sig)
 {
-    const struct region *last = region_of_hash(t, t->last_hash);
-    struct region *next = last ? region_of_hash(t, last->next_hash) : NULL;
+    struct region *next = region_coming(t);
     if (next && sig_equal(&next->sigs[0], sig)) {
         if (next->state == REGION_GRAPHED || next->state == REGION_WANTED)
             return next;
@@ -206,7 +242,7 @@ struct region *regions_predicted(struct region_table *t, const struct call_sig *
 /* Notes that the sequence just ended is no region. */
 void regions_none_seen(struct region_table *t)
 {
-    t->last_hash = 0;
+    t->prev_hash = t->last_hash = 0;
 }
 
 /* A GRAPHED or WANTED region beginning with the n observed calls, most recently used first. */

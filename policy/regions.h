@@ -102,6 +102,9 @@ struct region {
 };
 
 /* All regions of one detector. */
+/* Pairs of regions in a row whose successor a table remembers (regions_predicted). */
+#define REGIONS_PAIRS 256
+
 struct region_table {
     struct region_policy policy;
     struct region *by_hash;
@@ -110,6 +113,12 @@ struct region_table {
     unsigned next_id;
     uint64_t clock;
     uint64_t last_hash;  /* the hash of the region seen last (0: the last sequence was none) */
+    uint64_t prev_hash;  /* the hash of the region seen before it (0: none) */
+    /* What came after each pair of regions seen in a row: a small table, a pair's slot overwritten by another's. */
+    struct region_pair_next {
+        uint64_t pair; /* regions_pair_key of the two; 0: free */
+        uint64_t next; /* the hash of the region that came after them last time */
+    } after_pair[REGIONS_PAIRS];
 };
 
 /* An empty table with the given policy. */

@@ -396,6 +396,46 @@ static void test_predicted(void)
     regions_fini(&t);
 }
 
+/*
+ * Tokens that alternate with a short region, T0 S T1 S T2 S T0 ...: after
+ * S, the region coming is the T after the T before S (the last two
+ * regions), not the one that came after S last time (always the T before).
+ */
+static void test_predicted_after_pair(void)
+{
+    struct region_table t;
+    struct region_policy wide = policy;
+    wide.max_graphs = 8;
+    regions_init(&t, &wide);
+    struct call_sig tok[3][4], small[4];
+    struct region *r[3], *between = NULL;
+    for (int i = 0; i < 3; i++) {
+        make_seq(tok[i], 4, 10);
+        tok[i][3].target = 100 + (unsigned)i; /* the tokens part at their fourth call */
+    }
+    make_seq(small, 4, 50);
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 3; i++) {
+            r[i] = regions_sighting(&t, tok[i], 4);
+            between = regions_sighting(&t, small, 4);
+        }
+    CHECK(r[0]->state == REGION_WANTED && r[1]->state == REGION_WANTED && r[2]->state == REGION_WANTED);
+    /* Last seen: T2 S; S was followed by T0 last time and T2 S by T0: both say T0. */
+    CHECK(regions_predicted(&t, tok[0]) == r[0]);
+    regions_sighting(&t, tok[0], 4);
+    regions_sighting(&t, small, 4);
+    /* T0 S: the first order says T0 (S's last successor), the pair T0 S was followed by T1. */
+    CHECK(between != NULL && between->next_hash == r[0]->hash);
+    CHECK(regions_predicted(&t, tok[0]) == r[1]);
+    regions_sighting(&t, tok[1], 4);
+    regions_sighting(&t, small, 4);
+    CHECK(regions_predicted(&t, tok[0]) == r[2]);
+    /* A pair never seen (S S), S last followed by itself, which does not begin so: the token used last. */
+    regions_sighting(&t, small, 4);
+    CHECK(regions_predicted(&t, tok[0]) == r[1]);
+    regions_fini(&t);
+}
+
 int main(void)
 {
     test_learning();
@@ -410,6 +450,7 @@ int main(void)
     test_evicted_unreplayed();
     test_crowded_out();
     test_predicted();
+    test_predicted_after_pair();
     CHECK(strcmp(fallback_reason_name(FALLBACK_HIDDEN_WORK), "hidden_work") == 0);
     CHECK(strcmp(fallback_reason_name(FALLBACK_NOT_PAYING), "not_paying") == 0);
     return check_result("test_regions");
