@@ -75,8 +75,7 @@ for seed in 1 2; do
     cmp -s "$EXPECTED/variants.out" "$WORK/variants.$seed.out" ||
         fail "variants (seed $seed): output differs from the run without the shim"
 done
-replays=$(sed -n 's/.*calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/variants.1.log" |
-    awk '{n += $1} END {print n + 0}')
+replays=$(replays_in "$WORK/variants.1.log")
 [ "$replays" -ge 36 ] || fail "variants: $replays replays, want 36 or more"
 grep "occurrences.*fallbacks:.*mismatch" "$WORK/variants.1.log" && fail "variants: a replay fell back at the other kernel"
 

@@ -27,11 +27,6 @@ run_plans() {
     cmp -s "$WORK/$name.plain" "$WORK/$name.out" || fail "plan_per_size $* ($name): output differs from the run without the shim"
 }
 
-# The replays of every region in log $1, summed.
-replays_in() {
-    sed -n 's/.*calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$1" | awk '{n += $1} END {print n + 0}'
-}
-
 for seed in 1 2; do
     STANDIN_SEED=$seed run_plans "default.$seed"
     cmp -s "$EXPECTED/plan_per_size.out" "$WORK/default.$seed.plain" ||

@@ -45,6 +45,11 @@ expect_count() {
     [ "$n" -eq "$3" ] || fail "$1 contains '$2' $n times, expected $3"
 }
 
+# The replays of every region in the exit summary of log $1 (REPRISE_LOG=info), summed.
+replays_in() {
+    sed -n 's/.*calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$1" | awk '{n += $1} END {print n + 0}'
+}
+
 # Runs a program with the shim preloaded and REPRISE_* from the arguments before --.
 with_shim() {
     env LD_PRELOAD="$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" "$@"

@@ -27,11 +27,6 @@ run_tokens() {
         "$SCEN/token_regions" "$@" > "$WORK/$name.out" 2> "$WORK/$name.err" || fail "token_regions $* exited $?"
 }
 
-# The replays of every region in log $1, summed.
-replays_in() {
-    sed -n 's/.*calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$1" | awk '{n += $1} END {print n + 0}'
-}
-
 for seed in 1 2; do
     STANDIN_SEED=$seed run_tokens "default.$seed"
     cmp -s "$EXPECTED/token_regions.out" "$WORK/default.$seed.out" ||
