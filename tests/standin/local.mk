@@ -186,6 +186,7 @@ STANDIN_EXPECTED = tests/standin/expected/conformance.out \
 	tests/standin/expected/variants.out \
 	tests/standin/expected/layouts.out \
 	tests/standin/expected/token_regions.out \
+	tests/standin/expected/plan_per_size.out \
 	tests/standin/expected/two_threads.out \
 	tests/standin/expected/rotating_args.out \
 	tests/standin/expected/handover.out \
