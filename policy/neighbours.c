@@ -81,27 +81,40 @@ void sig_field_value(enum sig_field field, const struct call_sig *sig, char *buf
     }
 }
 
+/* The field in which call i of a (na calls) and b (nb) differ: SIG_FIELD_LENGTH past one's end, SIG_FIELD_COUNT if none. */
+static enum sig_field field_at(const struct call_sig *a, unsigned na, const struct call_sig *b, unsigned nb, unsigned i)
+{
+    if (i < na && i < nb)
+        return sig_first_field(&a[i], &b[i]);
+    return na == nb ? SIG_FIELD_COUNT : SIG_FIELD_LENGTH;
+}
+
+/* The difference at call i, in field, of a (na calls) and b (nb). */
+static struct sig_difference difference_at(const struct call_sig *a, unsigned na, const struct call_sig *b,
+                                           unsigned nb, unsigned i, enum sig_field field)
+{
+    struct sig_difference d = {.position = i, .field = field, .before_length = na, .after_length = nb};
+    if (i < na)
+        d.before = a[i];
+    if (i < nb)
+        d.after = b[i];
+    return d;
+}
+
 /* Compares the earlier sequence a (na calls) with the later b (nb); false if they are the same, else *d says where. */
 bool sequences_differ(const struct call_sig *a, unsigned na, const struct call_sig *b, unsigned nb,
                       struct sig_difference *d)
 {
     unsigned common = na < nb ? na : nb;
+    for (unsigned i = 0; i <= common; i++) {
+        enum sig_field field = field_at(a, na, b, nb, i);
+        if (field != SIG_FIELD_COUNT) {
+            *d = difference_at(a, na, b, nb, i, field);
+            return true;
+        }
+    }
     *d = (struct sig_difference){.before_length = na, .after_length = nb, .field = SIG_FIELD_COUNT};
-    for (unsigned i = 0; i < common && d->field == SIG_FIELD_COUNT; i++) {
-        d->field = sig_first_field(&a[i], &b[i]);
-        d->position = i;
-    }
-    if (d->field == SIG_FIELD_COUNT) {
-        if (na == nb)
-            return false;
-        d->field = SIG_FIELD_LENGTH;
-        d->position = common;
-    }
-    if (d->position < na)
-        d->before = a[d->position];
-    if (d->position < nb)
-        d->after = b[d->position];
-    return true;
+    return false;
 }
 
 /* A sequence's hash, where the caller has none. */
@@ -220,17 +233,11 @@ unsigned sequences_differences(const struct call_sig *a, unsigned na, const stru
     unsigned common = na < nb ? na : nb;
     out->count = out->total = 0;
     for (unsigned i = 0; i <= common; i++) {
-        enum sig_field field = i < common ? sig_first_field(&a[i], &b[i]) : na == nb ? SIG_FIELD_COUNT : SIG_FIELD_LENGTH;
+        enum sig_field field = field_at(a, na, b, nb, i);
         if (field == SIG_FIELD_COUNT)
             continue;
-        if (out->count < NEIGHBOURS_EXPLAINED) {
-            struct sig_difference *d = &out->at[out->count++];
-            *d = (struct sig_difference){.position = i, .field = field, .before_length = na, .after_length = nb};
-            if (i < na)
-                d->before = a[i];
-            if (i < nb)
-                d->after = b[i];
-        }
+        if (out->count < NEIGHBOURS_EXPLAINED)
+            out->at[out->count++] = difference_at(a, na, b, nb, i, field);
         out->total++;
     }
     return out->total;

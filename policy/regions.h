@@ -101,10 +101,10 @@ struct region {
     UT_hash_handle hh;
 };
 
-/* All regions of one detector. */
 /* Pairs of regions in a row whose successor a table remembers (regions_predicted). */
 #define REGIONS_PAIRS 256
 
+/* All regions of one detector. */
 struct region_table {
     struct region_policy policy;
     struct region *by_hash;
@@ -116,7 +116,7 @@ struct region_table {
     uint64_t prev_hash;  /* the hash of the region seen before it (0: none) */
     /* What came after each pair of regions seen in a row: a small table, a pair's slot overwritten by another's. */
     struct region_pair_next {
-        uint64_t pair; /* regions_pair_key of the two; 0: free */
+        uint64_t pair; /* regions.c's pair_key of the two; 0: free */
         uint64_t next; /* the hash of the region that came after them last time */
     } after_pair[REGIONS_PAIRS];
 };

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -15,13 +16,14 @@
 struct layout_entry {
     struct kernel_params layout;
     bool known;
-    const char *name;
-    bool name_asked;
+    const char *name; /* asked when its layout is found; NULL if unknown */
     enum kernel_handle how;
     uint64_t twin_key; /* its twin_class's key; 0: in none (named by itself) */
     UT_hash_handle hh;
     struct layout_entry *retired_next;
 };
+
+_Static_assert(offsetof(struct layout_entry, layout) == 0, "kernel_name_of finds the entry from its layout");
 
 /* Kernels of one name, parameter layout, context and kind of handle (kernel_twin_of): the first live one names all. */
 struct twin_class {
@@ -186,7 +188,36 @@ bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, di
     return now == 0 || shared_mem <= now;
 }
 
-static void find_layout(struct layout_entry *e, enum kernel_handle how);
+/* Finds the driver function behind a launch's handle and its layout. */
+static void find_layout(struct layout_entry *e, enum kernel_handle how)
+{
+    const void *func = e->layout.func;
+    if (DEVICE_CALL(cuCtxGetCurrent, &e->layout.context) != CUDA_SUCCESS)
+        e->layout.context = NULL;
+    CUfunction f = NULL;
+    switch (how) {
+    case KERNEL_BY_STUB:
+        f = function_of_stub(func);
+        if (f == NULL)
+            f = function_of_kernel(func); /* cudaLaunchKernel takes a cudaKernel_t too */
+        break;
+    case KERNEL_BY_RT_KERNEL:
+        f = function_of_kernel(func);
+        break;
+    case KERNEL_BY_DRIVER:
+        /* A CUfunction names itself; a CUkernel cast to one has a function in the current context. */
+        if (query_layout(&e->layout, (CUfunction)func)) {
+            e->known = true;
+            note_owners(e, how);
+            return;
+        }
+        f = function_of_kernel(func);
+        break;
+    }
+    e->known = f != NULL && query_layout(&e->layout, f);
+    if (e->known)
+        note_owners(e, how);
+}
 
 /* The key of e's kind of kernel: its name, layout, context and kind of handle, hashed (FNV-1a); 0 without a name. */
 static uint64_t twin_key_of(const struct layout_entry *e)
@@ -246,41 +277,9 @@ static void resolve(struct layout_entry *e, enum kernel_handle how)
     e->how = how;
     if (!e->known)
         return;
-    e->name_asked = true;
     if (DEVICE_CALL(cuFuncGetName, &e->name, e->layout.function) != CUDA_SUCCESS)
         e->name = NULL;
     join_twins(e);
-}
-
-/* Finds the driver function behind a launch's handle and its layout. */
-static void find_layout(struct layout_entry *e, enum kernel_handle how)
-{
-    const void *func = e->layout.func;
-    if (DEVICE_CALL(cuCtxGetCurrent, &e->layout.context) != CUDA_SUCCESS)
-        e->layout.context = NULL;
-    CUfunction f = NULL;
-    switch (how) {
-    case KERNEL_BY_STUB:
-        f = function_of_stub(func);
-        if (f == NULL)
-            f = function_of_kernel(func); /* cudaLaunchKernel takes a cudaKernel_t too */
-        break;
-    case KERNEL_BY_RT_KERNEL:
-        f = function_of_kernel(func);
-        break;
-    case KERNEL_BY_DRIVER:
-        /* A CUfunction names itself; a CUkernel cast to one has a function in the current context. */
-        if (query_layout(&e->layout, (CUfunction)func)) {
-            e->known = true;
-            note_owners(e, how);
-            return;
-        }
-        f = function_of_kernel(func);
-        break;
-    }
-    e->known = f != NULL && query_layout(&e->layout, f);
-    if (e->known)
-        note_owners(e, how);
 }
 
 /* The layout of func's parameters, or NULL if libcuda cannot tell. */
@@ -327,19 +326,9 @@ bool kernel_node_takes(const struct kernel_params *node, const struct kernel_par
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how)
 {
-    if (kernel_params_of(func, how) == NULL)
-        return NULL;
-    struct layout_entry *e;
-    pthread_mutex_lock(&layouts_lock);
-    HASH_FIND_PTR(layouts, &func, e);
-    if (e && e->known && !e->name_asked) {
-        e->name_asked = true;
-        if (DEVICE_CALL(cuFuncGetName, &e->name, e->layout.function) != CUDA_SUCCESS)
-            e->name = NULL;
-    }
-    const char *name = e ? e->name : NULL;
-    pthread_mutex_unlock(&layouts_lock);
-    return name;
+    /* layout is the entry's first member; the name was asked before the entry was published, and never changes. */
+    const struct kernel_params *layout = kernel_params_of(func, how);
+    return layout ? ((const struct layout_entry *)layout)->name : NULL;
 }
 
 /* Whether the end of owner (handle) takes e's kernel with it, or cannot be ruled out to. */
