@@ -37,7 +37,9 @@ stdout: the prompt, each call's 96 token ids and a SHA-256 of its logits (all
 with and without the shim.  stderr: versions, how many graphs Dynamo
 compiled, each call's time ("zoo-time: call N: X ms, Y ms a token") and
 "median_us X", the median over calls of the time per token in
-microseconds.  Exit status: 0; 1 fewer tokens than asked; 77 without torch,
+microseconds, and "zoo-host: calibration X ms", the time of a fixed
+pure-Python loop, which tells which of a bimodal host's speeds the process
+ran at.  Exit status: 0; 1 fewer tokens than asked; 77 without torch,
 transformers or a CUDA device.
 """
 import hashlib
@@ -107,6 +109,7 @@ def main():
             per_token_us.setdefault(cache, []).append(took * 1e6 / NEW_TOKENS)
         print(f"zoo-time: {label}: {took * 1e3:.1f} ms, {took * 1e3 / NEW_TOKENS:.3f} ms a token", file=sys.stderr)
     print(f"checksum {digest.hexdigest()[:16]}")
+    print(f"zoo-host: calibration {host_calibration_ms():.2f} ms", file=sys.stderr)
     try:
         from torch._dynamo.utils import counters
         graphs = counters["stats"]["unique_graphs"]
@@ -121,6 +124,19 @@ def main():
         else:
             print(f"median_us {ordered[len(ordered) // 2]:.1f}", file=sys.stderr)
     return 0
+
+
+def host_calibration_ms():
+    """The fastest of 5 timings of a fixed pure-Python loop: tells which of the host's speeds this process ran at."""
+    best = None
+    for _ in range(5):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(200000):
+            total += i & 7
+        took = (time.perf_counter() - t0) * 1e3
+        best = took if best is None or took < best else best
+    return best
 
 
 def generate_kwargs(mask, cache):
