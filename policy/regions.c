@@ -10,6 +10,16 @@
 /* Back-off doubles with each failure in a row, up to this many doublings. */
 #define BACKOFF_MAX_SHIFT 6
 
+/*
+ * A timeout back-off's first length in sightings, and its most doublings:
+ * a program that polls memory every occurrence pays a deferral bound at
+ * sightings 16, 48, 112, ... (about log2(N / 16) bounds in N occurrences,
+ * then one every 65536), while a region whose host paused only while it
+ * warmed up is graphed again 16 sightings later.
+ */
+#define TIMEOUT_BACKOFF_BASE 16
+#define TIMEOUT_BACKOFF_MAX_SHIFT 12
+
 /* The hash of a whole sequence of calls. */
 static uint64_t sequence_hash(const struct call_sig *sigs, unsigned n)
 {
@@ -58,12 +68,16 @@ static bool region_is(const struct region *r, const struct call_sig *sigs, unsig
     return true;
 }
 
-/* Drops the least recently used region without a graph, to make room; a refused one is kept (it would be learnt again). */
+/*
+ * Drops the least recently used region without a graph, to make room; one in
+ * a timeout back-off is kept (learnt again, it would time out again at once).
+ */
 static void forget_one(struct region_table *t)
 {
     struct region *r, *tmp, *oldest = NULL;
     HASH_ITER(hh, t->by_hash, r, tmp)
-        if (r->graph == NULL && r->state != REGION_REFUSED && (oldest == NULL || r->last_used < oldest->last_used))
+        if (r->graph == NULL && r->timeouts < REGIONS_TIMEOUTS_MAX &&
+            (oldest == NULL || r->last_used < oldest->last_used))
             oldest = r;
     if (oldest)
         region_free(t, oldest);
@@ -75,7 +89,15 @@ unsigned regions_backoff_needed(const struct region_table *t, const struct regio
     unsigned shift = r->failures > 0 ? r->failures - 1 : 0;
     if (shift > BACKOFF_MAX_SHIFT)
         shift = BACKOFF_MAX_SHIFT;
-    return t->policy.min_repeats << shift;
+    unsigned needed = t->policy.min_repeats << shift;
+    if (r->timeouts >= REGIONS_TIMEOUTS_MAX) {
+        unsigned doublings = r->timeouts - REGIONS_TIMEOUTS_MAX;
+        unsigned timed = TIMEOUT_BACKOFF_BASE << (doublings > TIMEOUT_BACKOFF_MAX_SHIFT ? TIMEOUT_BACKOFF_MAX_SHIFT
+                                                                                         : doublings);
+        if (timed > needed)
+            needed = timed;
+    }
+    return needed;
 }
 
 /* Records a complete sighting of n calls passed through; returns the region or NULL (nothing then predicts what follows). */
@@ -348,8 +370,7 @@ void regions_recaptured(struct region_table *t, struct region *r)
 void regions_graph_dropped(struct region_table *t, struct region *r)
 {
     forget_graph(t, r);
-    if (r->state != REGION_REFUSED)
-        r->state = REGION_WANTED;
+    r->state = REGION_WANTED;
 }
 
 /* Forgets r's graph because something its calls use ended; it must be learnt again. */
@@ -358,8 +379,7 @@ void regions_graph_invalidated(struct region_table *t, struct region *r)
     if (r->graph)
         r->stats.invalidations++;
     forget_graph(t, r);
-    if (r->state != REGION_REFUSED)
-        r->state = REGION_LEARNING;
+    r->state = REGION_LEARNING;
     r->stable = 0;
 }
 
@@ -390,7 +410,7 @@ bool region_refers_to(const struct region *r, enum region_ref ref, const uint64_
     return false;
 }
 
-/* Records a failure of r; it backs off (longer each time it keeps failing); true if that refused it for good. */
+/* Records a failure of r; it backs off (longer each time it keeps failing); true if that was a timeout back-off. */
 bool regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason)
 {
     (void)t;
@@ -398,14 +418,8 @@ bool regions_failed(struct region_table *t, struct region *r, enum fallback_reas
     r->stable = 0;
     if ((unsigned)reason < FALLBACK_REASON_COUNT)
         r->stats.fallbacks[reason]++;
-    if (r->state == REGION_REFUSED)
-        return false;
-    if (reason == FALLBACK_DEFERRAL_TIMEOUT && ++r->timeouts >= REGIONS_TIMEOUTS_MAX) {
-        r->state = REGION_REFUSED;
-        return true;
-    }
     r->state = REGION_BACKOFF;
-    return false;
+    return reason == FALLBACK_DEFERRAL_TIMEOUT && ++r->timeouts >= REGIONS_TIMEOUTS_MAX;
 }
 
 /* The name of a fallback reason, for logs ("mismatch"). */
@@ -438,7 +452,6 @@ const char *region_state_name(enum region_state state)
     case REGION_WANTED: return "wanted";
     case REGION_GRAPHED: return "graphed";
     case REGION_BACKOFF: return "backoff";
-    case REGION_REFUSED: return "refused";
     }
     return "unknown";
 }

@@ -17,14 +17,15 @@ enum region_state {
     REGION_WANTED,   /* stable: record its next occurrence and build a graph */
     REGION_GRAPHED,  /* has an executable graph: replay it */
     REGION_BACKOFF,  /* failed; waits for stable sightings before it is replayed again */
-    REGION_REFUSED,  /* never graphed again: its held-back work kept timing out (see REGIONS_TIMEOUTS_MAX) */
 };
 
 /*
- * Deferral timeouts in a row (no successful replay between them) after
- * which a region is refused: the first may be a host descheduled at the
- * wrong moment, the second says the program waits for the GPU without a
- * CUDA call, as it will every time.
+ * Deferral timeouts in a row (no successful replay between them) from
+ * which a region's back-off is long and grows with each: the first may be
+ * a host descheduled at the wrong moment, the second says the program
+ * waits for the GPU without a CUDA call or pauses its host (a library
+ * building a plan at a new size), which a program that polls memory does
+ * every time and a warming-up one stops doing.  See regions_backoff_needed.
  */
 #define REGIONS_TIMEOUTS_MAX 2
 
@@ -155,7 +156,7 @@ struct region *regions_candidate(struct region_table *t, const struct call_sig *
  * The region to follow from a new sequence's first call sig: the region
  * that came after the region seen last, the last time that one was seen,
  * if it begins with sig and is GRAPHED or WANTED; NULL if it is backed
- * off, refused or crowded out (it is not to be followed, and another
+ * off or crowded out (it is not to be followed, and another
  * region that begins alike is not it); else regions_candidate's (a region
  * still being learnt may be another's calls, which that one's kernel nodes
  * take: engine_call.c's launch_takes_node).
@@ -209,7 +210,7 @@ void regions_replayed(struct region_table *t, struct region *r, unsigned patched
  */
 void regions_recaptured(struct region_table *t, struct region *r);
 
-/* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path), unless refused. */
+/* Forgets r's graph without forgetting r: it is WANTED, to be graphed again (on another path). */
 void regions_graph_dropped(struct region_table *t, struct region *r);
 
 /* Forgets r's graph because something its calls use ended (a module unloaded, a stream destroyed); it is learnt again. */
@@ -226,9 +227,9 @@ bool region_refers_to(const struct region *r, enum region_ref ref, const uint64_
 
 /*
  * Records a failure of r; it backs off (longer each time it keeps
- * failing).  Returns true if that refused r for good (its deferral
- * timeouts reached REGIONS_TIMEOUTS_MAX): the caller destroys its graph,
- * if any, and passes it to regions_graph_dropped.
+ * failing).  Returns true if that put r in a timeout back-off (its
+ * deferral timeouts in a row reached REGIONS_TIMEOUTS_MAX), so the caller
+ * can say so.
  */
 bool regions_failed(struct region_table *t, struct region *r, enum fallback_reason reason);
 

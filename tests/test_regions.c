@@ -237,7 +237,11 @@ static void test_region_limit(void)
     CHECK(t.count == 0);
 }
 
-/* Deferral timeouts: one backs off like any failure, a second in a row refuses the region for good. */
+/*
+ * Deferral timeouts: one backs off like any failure; a second in a row starts a
+ * timeout back-off of 16 sightings, doubling with each further timeout, and the
+ * region comes back with its graph kept; a replay forgives them.
+ */
 static void test_deferral_timeouts(void)
 {
     struct region_table t;
@@ -258,15 +262,25 @@ static void test_deferral_timeouts(void)
         regions_sighting(&t, a, 5);
     CHECK(!regions_failed(&t, r, FALLBACK_MISMATCH));
     CHECK(regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT));
-    CHECK(r->state == REGION_REFUSED && r->stats.fallbacks[FALLBACK_DEFERRAL_TIMEOUT] == 3);
-    CHECK(!regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT)); /* refused once, not again */
-    /* Its graph is dropped; it stays refused, whatever is seen. */
-    regions_graph_dropped(&t, r);
-    CHECK(r->graph == NULL && t.graphs == 0 && r->state == REGION_REFUSED);
-    for (int i = 0; i < 200; i++)
+    CHECK(r->state == REGION_BACKOFF && r->timeouts == 2 && r->stats.fallbacks[FALLBACK_DEFERRAL_TIMEOUT] == 3);
+    CHECK(regions_backoff_needed(&t, r) == 16);
+    for (int i = 0; i < 15; i++)
         regions_sighting(&t, a, 5);
-    CHECK(r->state == REGION_REFUSED && regions_candidate(&t, a, 1) == NULL);
-    CHECK(strcmp(region_state_name(r->state), "refused") == 0);
+    CHECK(r->state == REGION_BACKOFF && regions_candidate(&t, a, 1) == NULL);
+    regions_sighting(&t, a, 5);
+    CHECK(r->state == REGION_GRAPHED && r->graph == &graph_token);
+    /* Timing out again doubles the back-off; the back-offs stop growing at 16 << 12 sightings. */
+    CHECK(regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT));
+    CHECK(regions_backoff_needed(&t, r) == 32);
+    for (int i = 0; i < 20; i++)
+        regions_failed(&t, r, FALLBACK_DEFERRAL_TIMEOUT);
+    CHECK(regions_backoff_needed(&t, r) == 16u << 12);
+    /* Without its graph it comes back wanted; a replay forgives every timeout. */
+    regions_graph_dropped(&t, r);
+    CHECK(r->graph == NULL && t.graphs == 0 && r->state == REGION_WANTED);
+    CHECK(regions_graph_built(&t, r, &graph_token) == NULL);
+    regions_replayed(&t, r, 0);
+    CHECK(r->timeouts == 0 && regions_backoff_needed(&t, r) == policy.min_repeats);
     CHECK(strcmp(fallback_reason_name(FALLBACK_DEFERRAL_TIMEOUT), "deferral_timeout") == 0);
     regions_fini(&t);
 }

@@ -52,27 +52,21 @@ void fall_back(struct tracker *t, enum fallback_reason reason, const char *detai
     materialize_observed(t);
     unsigned held = t->records.count;
     release_held(t);
-    bool refused = regions_failed(&t->table, r, reason);
-    char next[160];
-    if (refused)
-        snprintf(next, sizeof next, "not graphed again: its held-back work timed out %u times in a row (the program "
-                 "waits for the GPU without a CUDA call)", r->timeouts);
+    bool timed_out = regions_failed(&t->table, r, reason);
+    char next[240];
+    if (timed_out)
+        snprintf(next, sizeof next, "backing off for %u sightings: its held-back work timed out %u times in a row "
+                 "(the program waits for the GPU without a CUDA call, or its host paused longer than the bound)",
+                 regions_backoff_needed(&t->table, r), r->timeouts);
     else
         snprintf(next, sizeof next, "passing through until it is stable again (%u sightings)",
                  regions_backoff_needed(&t->table, r));
     log_info("region %u: fell back after %u of %u calls (%s%s%s); %s", r->id, held, r->length,
              fallback_reason_name(reason), detail ? ": " : "", detail ? detail : "", next);
     /* "thread" names the region's thread: the watchdog and other threads fall back regions not their own. */
-    trace_event("fallback", "\"region\":%u,\"thread\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u", r->id,
-                t->thread_number, fallback_reason_name(reason), held, r->length);
-    if (refused) {
-        trace_event("not_graphed", "\"region\":%u,\"thread\":%u,\"why\":\"deferral_timeout\"", r->id,
-                    t->thread_number);
-        if (r->graph) {
-            destroy_graph_of(r);
-            regions_graph_dropped(&t->table, r);
-        }
-    }
+    trace_event("fallback", "\"region\":%u,\"thread\":%u,\"reason\":\"%s\",\"after\":%u,\"length\":%u,\"backoff\":%u",
+                r->id, t->thread_number, fallback_reason_name(reason), held, r->length,
+                regions_backoff_needed(&t->table, r));
     t->mode = FOLLOW_NONE;
     t->region = NULL;
 }
