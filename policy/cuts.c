@@ -17,26 +17,54 @@ enum pace_verdict pace_verdict(const struct pace *p)
 }
 
 /*
+ * Whether segments end an occurrence sooner (see cuts.h).  Whole, it ends
+ * at span + launch + wait.  In segments the GPU starts at span / k plus a
+ * launch and then has the whole wait's work to do; the host ends at span
+ * plus the launches (at most two whole ones) plus the last segment's share
+ * of the work.  A launch-bound loop whose host makes its calls in a few
+ * microseconds gains a few microseconds at most, less than the bar; a
+ * region whose host takes tens of microseconds and whose GPU then works
+ * for as long (a training step whose library does host work between its
+ * launches, a decoder's token) gains most of its span.
+ */
+bool overlap_pays(uint64_t span_ns, uint64_t launch_ns, uint64_t wait_ns, unsigned segments)
+{
+    if (segments < 2 || wait_ns == 0)
+        return false;
+    uint64_t whole = span_ns + launch_ns + wait_ns;
+    uint64_t host_end = span_ns + 2 * launch_ns + wait_ns / segments;
+    uint64_t gpu_end = span_ns / segments + launch_ns + wait_ns;
+    uint64_t in_segments = host_end > gpu_end ? host_end : gpu_end;
+    return in_segments * 100 <= whole * (100 - CUTS_OVERLAP_GAIN_PERCENT);
+}
+
+/*
  * Adds one occurrence's sample; the verdict of the last samples.  Slow
  * means that the host spends at least a graph launch between two calls:
  * holding the region back until its end then leaves the GPU idle for
  * longer than a launch per call, which launching segments as they fill
  * gives back for the price of a launch per segment.  A launch-bound loop
- * (a fraction of a microsecond between calls) is never slow.
+ * (a fraction of a microsecond between calls) is never slow that way; it
+ * is slow too where the sync after its launch waited long enough for
+ * segments to end it sooner (overlap_pays).
  */
-enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns)
+enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns, uint64_t wait_ns,
+                              unsigned segments)
 {
     if (launch_ns > UINT32_MAX)
         launch_ns = UINT32_MAX;
     if (p->launch_ns == 0 || launch_ns < p->launch_ns)
         p->launch_ns = launch_ns ? (uint32_t)launch_ns : 1;
-    bool slow = calls > 0 && span_ns >= (uint64_t)calls * p->launch_ns;
-    if (slow) {
+    bool gaps = calls > 0 && span_ns >= (uint64_t)calls * p->launch_ns;
+    bool waits = !gaps && overlap_pays(span_ns, p->launch_ns, wait_ns, segments);
+    if (gaps || waits) {
         p->fast = 0;
         if (p->slow < UINT8_MAX)
             p->slow++;
+        p->overlap = waits ? (uint8_t)(p->overlap < UINT8_MAX ? p->overlap + 1 : UINT8_MAX) : 0;
     } else {
         p->slow = 0;
+        p->overlap = 0;
         if (p->fast < UINT8_MAX)
             p->fast++;
     }

@@ -49,6 +49,9 @@
 /* Most segments of one region (REPRISE_MAX_SEGMENTS's upper bound). */
 #define CUTS_SEGMENTS_MAX 64
 
+/* How much sooner segments must end an occurrence (overlap_pays), in percent of it whole. */
+#define CUTS_OVERLAP_GAIN_PERCENT 10
+
 /* The bounds, from the REPRISE_* options. */
 struct cut_bounds {
     unsigned min_calls;       /* shortest region (REPRISE_MIN_REGION_CALLS) */
@@ -60,24 +63,42 @@ struct cut_bounds {
 /* How fast a host makes a region's calls, against the time a graph launch takes it. */
 struct pace {
     uint8_t slow, fast; /* samples in a row of each kind */
+    uint8_t overlap;    /* of the slow ones in a row, those only the GPU's wait made slow (overlap_pays) */
     uint32_t launch_ns; /* the shortest launch seen (0: none yet) */
 };
 
 enum pace_verdict {
     PACE_UNSURE, /* the last samples disagree */
-    PACE_SLOW,   /* the host spends longer between two calls than on a graph launch */
+    PACE_SLOW,   /* the host spends longer between two calls than on a graph launch, or its GPU waits (overlap_pays) */
     PACE_FAST,   /* it does not */
 };
 
 /*
  * Adds one occurrence: span_ns from its first call to its end (the host's
  * time between its calls, and the held-back calls themselves), `calls`
- * calls, launch_ns the graph launch at its end.  The launch it is held
- * against is the shortest seen: a launch that waited (a full launch queue,
- * a lock) says nothing of what launching costs.  Returns the verdict of
- * the last CUTS_PACE_SAMPLES samples.
+ * calls, launch_ns the graph launch at its end, wait_ns the host sync that
+ * followed it (0: none timed), `segments` the segments it would be
+ * launched in.  The launch it is held against is the shortest seen: a
+ * launch that waited (a full launch queue, a lock) says nothing of what
+ * launching costs.  Slow: the host is slow between calls, or the GPU's
+ * wait says that segments would end sooner (overlap_pays).  Returns the
+ * verdict of the last CUTS_PACE_SAMPLES samples.
  */
-enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns);
+enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns, uint64_t wait_ns,
+                              unsigned segments);
+
+/*
+ * Whether launching an occurrence in `segments` segments ends it at least
+ * CUTS_OVERLAP_GAIN_PERCENT sooner than launching it whole, on a model:
+ * whole, the GPU starts its work (wait_ns, what the sync after the launch
+ * waited) once the host's span_ns and the launch_ns are over; in segments
+ * it starts after the first segment's share of the span and one launch,
+ * while the host makes the rest, and the launches cost twice one whole
+ * launch at most (the nodes patched are the same, split; each launch has a
+ * fixed cost), the host ending with the last segment's share of the GPU's
+ * work left.
+ */
+bool overlap_pays(uint64_t span_ns, uint64_t launch_ns, uint64_t wait_ns, unsigned segments);
 
 /* The verdict of the samples so far. */
 enum pace_verdict pace_verdict(const struct pace *p);
@@ -161,6 +182,7 @@ struct segmented {
     unsigned region_calls; /* the whole region's length: its last segment may be shorter (segment_room) */
     uint64_t used;         /* the table's clock when last used */
     struct pace pace;      /* of its segments */
+    bool overlap;          /* segmented for the GPU's wait (overlap_pays), not the host's gaps: kept while fast */
     /* The region each segment was last, by its place: segments may begin with the same call, and the most
        recently used region that does is not always the segment that comes next. */
     unsigned region_ids[CUTS_SEGMENTS_MAX];
@@ -207,7 +229,11 @@ struct cuts {
     struct pace *timed;          /* whose pace it adds to; NULL: none */
     uint64_t began_ns;
     enum pace_verdict verdict;   /* after its sample */
-    double gap_us, launch_us;    /* its sample, for the log */
+    double gap_us, launch_us, wait_us; /* its sample, for the log */
+    /* A whole region's occurrence launched, its pace sample waiting for the sync after it (the engine's). */
+    uint64_t pending_hash;       /* the region's hash; 0: none */
+    uint64_t pending_span_ns, pending_launch_ns, launched_ns;
+    bool pending_armed;          /* the sync is being timed: the sample is taken when it returns */
     /* The engine's room for a doubled cut: its signatures, and its calls (struct held_call, which is the shim's). */
     struct call_sig *doubled;
     unsigned doubled_capacity;

@@ -165,7 +165,7 @@ static bool crowded_out(const struct region_table *t, struct region *r, uint64_t
 }
 
 /* The region of hash h in t, or NULL. */
-static struct region *region_of_hash(const struct region_table *t, uint64_t h)
+struct region *regions_of_hash(const struct region_table *t, uint64_t h)
 {
     struct region *r = NULL;
     if (h != 0)
@@ -205,7 +205,7 @@ static struct region_pair_next *pair_slot(struct region_table *t, uint64_t key)
 /* Records a complete sighting of exactly r's calls; returns r. */
 struct region *regions_sighting_of(struct region_table *t, struct region *r)
 {
-    struct region *before = region_of_hash(t, t->last_hash);
+    struct region *before = regions_of_hash(t, t->last_hash);
     if (before)
         before->next_hash = r->hash;
     uint64_t key = pair_key(t->prev_hash, t->last_hash);
@@ -241,11 +241,11 @@ static struct region *region_coming(struct region_table *t)
 {
     uint64_t key = pair_key(t->prev_hash, t->last_hash);
     const struct region_pair_next *p = key ? pair_slot(t, key) : NULL;
-    struct region *next = p && p->pair == key ? region_of_hash(t, p->next) : NULL;
+    struct region *next = p && p->pair == key ? regions_of_hash(t, p->next) : NULL;
     if (next)
         return next;
-    const struct region *last = region_of_hash(t, t->last_hash);
-    return last ? region_of_hash(t, last->next_hash) : NULL;
+    const struct region *last = regions_of_hash(t, t->last_hash);
+    return last ? regions_of_hash(t, last->next_hash) : NULL;
 }
 
 /* The region to follow from a new sequence's first call sig: the one that came after the last, else the candidate. */

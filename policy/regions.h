@@ -145,6 +145,9 @@ struct region *regions_sighting(struct region_table *t, const struct call_sig *s
  */
 struct region *regions_sighting_of(struct region_table *t, struct region *r);
 
+/* The region of hash h in t, or NULL (0 is no region's). */
+struct region *regions_of_hash(const struct region_table *t, uint64_t h);
+
 /*
  * The region to follow given the first n calls of a new sequence: one that
  * is GRAPHED or WANTED and begins with exactly these calls, the most

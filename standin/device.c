@@ -45,6 +45,7 @@ cudaError_t cudaGetDevice(int *device)
 static cudaError_t device_synchronize(void)
 {
     TRY(capture_check_device_sync());
+    device_time_wait();
     return sched_run_all();
 }
 

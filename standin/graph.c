@@ -808,6 +808,10 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, c
     base[nbase++] = e->last_end;        /* launches of one graph never overlap */
     host_cost_submit();
     host_cost_graph_launch();
+    size_t kernels = 0;
+    for (size_t i = 0; i < e->n; i++)
+        kernels += e->nodes[i].type == cudaGraphNodeTypeKernel;
+    device_time_queue(kernels);
 
     uint64_t *ids = xcalloc(e->n, sizeof *ids);
     uint64_t *preds = NULL;

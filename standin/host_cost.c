@@ -9,7 +9,12 @@
  * as one), STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) and
  * STANDIN_GRAPH_LAUNCH_US (each cudaGraphLaunch, on top of the first) give
  * those calls a cost in microseconds; unset or 0, they cost nothing extra.
- * standin_host_work is a program's own host time (a sleep).
+ * standin_host_work is a program's own host time (a sleep).  STANDIN_KERNEL_US
+ * gives each kernel a run time on the device, on the virtual host clock only:
+ * kernels queued (a graph's kernel nodes at its launch) run one after the
+ * other from when they are queued, and a host sync waits, on that clock,
+ * until the last has run, so the shim sees what a sync after a launch waits
+ * on a GPU.  It orders nothing: the stand-in's device runs work as it does.
  *
  * Spent as sleeps, or, with the virtual host clock preloaded
  * (standin/host_clock.c), on that clock, without sleeping: the shim
@@ -91,6 +96,43 @@ void host_cost_graph_launch(void)
 {
     static atomic_long cached = -1;
     charge(&cached, "STANDIN_GRAPH_LAUNCH_US");
+}
+
+/* When the device's queued kernels have run, on the virtual host clock (STANDIN_KERNEL_US; 0: idle). */
+static atomic_ullong device_done_ns;
+
+/* The virtual host clock's time now, in nanoseconds. */
+static unsigned long long virtual_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* Queues `kernels` kernels' run time (STANDIN_KERNEL_US each) on the device, after what it runs already. */
+void device_time_queue(unsigned long kernels)
+{
+    static atomic_long cached = -1;
+    long us = cost_us(&cached, "STANDIN_KERNEL_US");
+    if (us <= 0 || kernels == 0 || virtual_clock() == NULL)
+        return;
+    unsigned long long now = virtual_now_ns(), done = atomic_load_explicit(&device_done_ns, memory_order_relaxed);
+    unsigned long long next;
+    do
+        next = (done > now ? done : now) + kernels * (unsigned long long)us * 1000ull;
+    while (!atomic_compare_exchange_weak_explicit(&device_done_ns, &done, next, memory_order_relaxed,
+                                                  memory_order_relaxed));
+}
+
+/* A host sync: the virtual host clock moves on to when the device's queued kernels have run. */
+void device_time_wait(void)
+{
+    advance_fn *advance = virtual_clock();
+    if (advance == NULL)
+        return;
+    unsigned long long now = virtual_now_ns(), done = atomic_load_explicit(&device_done_ns, memory_order_relaxed);
+    if (done > now)
+        advance(done - now);
 }
 
 /* A program's own host work between its calls, us microseconds: a sleep, or time on the virtual host clock. */

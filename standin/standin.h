@@ -146,6 +146,10 @@ void host_cost_submit(void);
 void host_cost_graph_update(void);
 /* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
 void host_cost_graph_launch(void);
+/* Queues `kernels` kernels' run time on the device, on the virtual host clock (STANDIN_KERNEL_US). */
+void device_time_queue(unsigned long kernels);
+/* A host sync: the virtual host clock moves on to when the device's queued kernels have run. */
+void device_time_wait(void);
 /* A program's own host work, us microseconds (exported; on the virtual host clock if preloaded, else a sleep). */
 void standin_host_work(long us);
 

@@ -123,6 +123,8 @@ cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out)
         /* the legacy stream would depend on a capturing blocking stream */
     } else {
         host_cost_submit();
+        if (w->kind == W_KERNEL)
+            device_time_queue(1);
         uint64_t id = stream_enqueue(s, w);
         if (op_out)
             *op_out = id;
@@ -231,6 +233,7 @@ static cudaError_t stream_synchronize(cudaStream_t h, bool ptds)
     struct stream *s = NULL;
     TRY(stream_get(h, ptds, &s));
     TRY(stream_sync_checks(s));
+    device_time_wait();
     return sched_run_until(s->last_op);
 }
 

@@ -27,7 +27,8 @@
 # then is timing (a loaded machine runs its thread late): printed, not
 # asserted.  A launch-bound loop (no host work) and a dear launch
 # (STANDIN_GRAPH_LAUNCH_US beyond the host's time between calls) are not
-# cut.
+# cut.  A host fast between calls whose GPU then works for long
+# (STANDIN_KERNEL_US, waited for at the sync) is cut, for the GPU's wait.
 #
 # Every run is on the stand-in's virtual host clock (tests/lib.sh's
 # with_clock), each submission costing 5 us (STANDIN_SUBMIT_US), the host's
@@ -185,6 +186,26 @@ grep -q 'region [0-9]* (thread 1, 32 calls): [0-9]* occurrences, 9[0-9] replays'
 # A launch dearer than the host's time between calls: not cut either.
 under_auto dear slow "$SLOW" 300 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=3000
 expect_not_in "$WORK/dear.log" "segments of"
+# A host fast between calls whose GPU works long after the launch (STANDIN_KERNEL_US: 20 us a kernel on the
+# virtual clock, 640 us an iteration, waited for at the sync; 8 us of host work between calls and a graph launch
+# of 25 us, so not slow between calls): held back whole, its GPU starts after the last call; in segments after
+# the first 8 (policy/cuts.c overlap_pays: 10% sooner at least). The segments stay although each one's host is
+# fast. Without the kernels' time (nothing to wait for at the sync) it stays whole.
+"$SLOW" 8 50 > "$WORK/gpuref.out" 2> /dev/null || fail "slow_host 8 50 without the shim exited $?"
+under_auto gpu_bound gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20 STANDIN_KERNEL_US=20
+expect_in "$WORK/gpu_bound.log" ": its GPU work waits for its last call"
+expect_in "$WORK/gpu_bound.log" "it is launched in segments of 8 calls"
+expect_not_in "$WORK/gpu_bound.log" "is fast between calls again"
+grep '"ev":"segmented"' "$WORK/gpu_bound.trace" | grep -q '"segment_calls":8,.*"overlap":true' ||
+    fail "slow_host 8 with kernel time: the trace's segmented event does not say segments of 8 for the GPU's wait"
+[ "$(before_last "$WORK/gpu_bound.log")" = "$(twenty 3)" ] ||
+    fail "slow_host 8 with kernel time: not 3 segments launched before each last launch: $(before_last "$WORK/gpu_bound.log")"
+sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* occurrences, \([0-9]*\) replays.*/\1/p' "$WORK/gpu_bound.log" \
+    > "$WORK/gpu_bound.replays"
+[ "$(awk '$1 >= 30' "$WORK/gpu_bound.replays" | wc -l)" -eq 4 ] ||
+    fail "slow_host 8 with kernel time: not all 4 segments of 8 calls replayed 30 times: $(tr '\n' ' ' < "$WORK/gpu_bound.replays")"
+under_auto gpu_idle gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20
+expect_not_in "$WORK/gpu_idle.log" "segments of"
 # The default policy (the trial decides whether each graph pays): the same output.
 under_auto seg_trial slow "$SLOW" 300 50 --
 finish

@@ -79,17 +79,22 @@ cudaError_t engine_last_error(bool take);
  */
 CUresult engine_driver_error_owed(void);
 
-/* Set while this thread's call in flight is marked for other threads' captures (engine_in_flight.c). */
+/*
+ * Set while this thread's call in flight is marked for other threads'
+ * captures (engine_in_flight.c), or while a sync is timed for a pace
+ * sample (engine_sequence.c's pace_at_boundary): engine_call_returned has
+ * something to do.
+ */
 extern __thread bool in_flight_marked __attribute__((tls_model("initial-exec")));
 
-/* Clears this thread's mark of its call in flight. */
-void in_flight_clear(void);
+/* After a call this thread made returned: clears its mark, and takes the sample of a sync timed for a pace. */
+void engine_call_returned(void);
 
 /* After a wrapper forwarded a call the engine saw: the call is no longer in flight (one TLS test, usually). */
 static inline void engine_forwarded(void)
 {
     if (__builtin_expect(in_flight_marked, 0))
-        in_flight_clear();
+        engine_call_returned();
 }
 
 /* What a lifetime-ending call ends: each is something a graph node or a held-back call can refer to. */

@@ -440,6 +440,13 @@ static bool resets_device(const struct call *c)
     return c->api == HOOK_ID_cudaDeviceReset || c->api == HOOK_ID_cudaThreadExit;
 }
 
+/* After a call this thread made returned: clears its mark, and takes the sample of a sync timed for a pace. */
+void engine_call_returned(void)
+{
+    in_flight_clear();
+    pace_sync_returned();
+}
+
 /* Sees a call before it reaches the runtime; true if held back, with *result for the program. */
 bool engine_call(const struct call *c, cudaError_t *result)
 {

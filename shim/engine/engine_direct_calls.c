@@ -100,6 +100,7 @@ bool engine_direct_call(cudaStream_t stream, const char *name, int captures, boo
        the call (a sync of it) goes on, with nothing held back left to move (found by the threads fuzzer). */
     tracker_lock(me);
     end_sequence(me, true, reason, name);
+    pace_at_boundary(me, reason == FALLBACK_SYNC_INSIDE); /* a sync or a query: timed until it returns */
     if (__builtin_expect(rejoin_pending(me), 0))
         rejoin_moved_work(me);
     tracker_unlock(me);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine_fallback.h"
+#include "engine_fast.h"
 #include "engine_graph.h"
 #include "engine_graph_keep.h"
 #include "engine_handover.h"
@@ -146,13 +147,22 @@ static void segment_region(struct tracker *t, struct region *r)
     unsigned each = segment_calls(r->length, &bounds);
     if (each == 0)
         return;
-    segments_add(&c->segments, sig_hash(&r->sigs[0]), each, r->length);
-    log_info("region %u: its host is slow between calls (%.1f us apart, a graph launch %.1f us at the least): "
-             "from its next occurrence it is launched in segments of %u calls, each its own graph, so that the GPU "
-             "runs one while the host makes the next",
-             r->id, c->gap_us, c->launch_us, each);
-    trace_event("segmented", "\"region\":%u,\"calls\":%u,\"segment_calls\":%u,\"gap_us\":%.2f,\"launch_us\":%.2f",
-                r->id, r->length, each, c->gap_us, c->launch_us);
+    bool overlap = r->pace.overlap >= CUTS_PACE_SAMPLES;
+    segments_add(&c->segments, sig_hash(&r->sigs[0]), each, r->length)->overlap = overlap;
+    if (overlap)
+        log_info("region %u: its GPU work waits for its last call (%.1f us apart, a graph launch %.1f us at the "
+                 "least, then %.1f us in the sync): from its next occurrence it is launched in segments of %u calls, "
+                 "each its own graph, so that the GPU starts while the host makes the rest",
+                 r->id, c->gap_us, c->launch_us, c->wait_us, each);
+    else
+        log_info("region %u: its host is slow between calls (%.1f us apart, a graph launch %.1f us at the least): "
+                 "from its next occurrence it is launched in segments of %u calls, each its own graph, so that the "
+                 "GPU runs one while the host makes the next",
+                 r->id, c->gap_us, c->launch_us, each);
+    trace_event("segmented",
+                "\"region\":%u,\"calls\":%u,\"segment_calls\":%u,\"gap_us\":%.2f,\"launch_us\":%.2f,\"wait_us\":%.2f,"
+                "\"overlap\":%s",
+                r->id, r->length, each, c->gap_us, c->launch_us, c->wait_us, overlap ? "true" : "false");
     memset(&r->pace, 0, sizeof r->pace);
     payoff_start(&r->trial, 0); /* a trial sample still to come is dropped: nothing replays it whole */
     destroy_graph_of(r);
@@ -165,7 +175,7 @@ static void act_on_pace(struct tracker *t, struct region *r, bool at_sync)
     struct cuts *c = &t->cuts;
     if (c->timed == &r->pace && at_sync && c->verdict == PACE_SLOW) {
         segment_region(t, r);
-    } else if (c->segmented && c->timed == &c->segmented->pace && c->verdict == PACE_FAST) {
+    } else if (c->segmented && c->timed == &c->segmented->pace && c->verdict == PACE_FAST && !c->segmented->overlap) {
         log_info("region %u: its host is fast between calls again (%.1f us apart, a graph launch %.1f us at the "
                  "least): the region of %u calls it is a segment of is launched whole again once it is learnt again",
                  r->id, c->gap_us, c->launch_us, c->segmented->region_calls);
@@ -239,11 +249,85 @@ static bool launch_timed(struct tracker *t)
         c->timed = NULL;
         return false;
     }
-    uint64_t span = ended - c->began_ns, launch = now_ns() - ended;
-    c->verdict = pace_sample(c->timed, span, r->length, launch);
+    uint64_t returned = now_ns();
+    uint64_t span = ended - c->began_ns, launch = returned - ended;
+    if (c->timed == &r->pace) {
+        /* A whole region: its sample waits for the sync after it, if one follows (pace_at_boundary). */
+        c->pending_hash = r->hash;
+        c->pending_span_ns = span;
+        c->pending_launch_ns = launch;
+        c->launched_ns = returned;
+        c->pending_armed = false;
+        c->verdict = PACE_UNSURE;
+        return true;
+    }
+    c->verdict = pace_sample(c->timed, span, r->length, launch, 0, 0);
     c->gap_us = (double)span / 1e3 / r->length;
     c->launch_us = (double)c->timed->launch_ns / 1e3; /* the shortest, which the pace holds the host against */
     return true;
+}
+
+/* Takes the pending sample of a whole region's occurrence, wait_ns the sync after it (0: none), and acts on it. */
+static void settle_pending_pace(struct tracker *t, uint64_t wait_ns)
+{
+    struct cuts *c = &t->cuts;
+    struct region *r = regions_of_hash(&t->table, c->pending_hash);
+    c->pending_hash = 0;
+    c->pending_armed = false;
+    if (r == NULL || r->graph == NULL || r->robust)
+        return;
+    struct cut_bounds bounds = cut_bounds_now();
+    unsigned each = segment_calls(r->length, &bounds);
+    unsigned segments = each ? (r->length + each - 1) / each : 0;
+    enum pace_verdict verdict =
+        pace_sample(&r->pace, c->pending_span_ns, r->length, c->pending_launch_ns, wait_ns, segments);
+    c->gap_us = (double)c->pending_span_ns / 1e3 / r->length;
+    c->launch_us = (double)r->pace.launch_ns / 1e3;
+    c->wait_us = (double)wait_ns / 1e3;
+    if (verdict == PACE_SLOW)
+        segment_region(t, r);
+}
+
+/* This thread's sync being timed for a pending pace sample (pace_sync_returned takes it). */
+static __thread bool sync_timed __attribute__((tls_model("initial-exec")));
+
+/*
+ * After the sequence ended before a boundary call (under t's lock): a whole
+ * region's pending sample is taken when the call returns if it is a host
+ * sync (its wait is the GPU's work left), at once with no wait otherwise.
+ */
+void pace_at_boundary(struct tracker *t, bool sync)
+{
+    struct cuts *c = &t->cuts;
+    if (__builtin_expect(c->pending_hash == 0 || c->pending_armed, 1))
+        return;
+    if (sync && t == self) {
+        c->pending_armed = true;
+        sync_timed = true;
+        in_flight_marked = true; /* engine_forwarded then calls engine_call_returned, which calls pace_sync_returned */
+        return;
+    }
+    settle_pending_pace(t, 0);
+}
+
+/* After a call this thread made returned (engine_call_returned): the sync pace_at_boundary timed, if any. */
+void pace_sync_returned(void)
+{
+    if (!sync_timed)
+        return;
+    sync_timed = false;
+    struct tracker *t = self;
+    if (t == NULL)
+        return;
+    uint64_t returned = now_ns();
+    bool was_in_engine = in_engine;
+    in_engine = true; /* the driver calls of a graph destroyed for segments are the shim's own */
+    tracker_lock(t);
+    struct cuts *c = &t->cuts;
+    if (c->pending_hash && c->pending_armed)
+        settle_pending_pace(t, returned - c->launched_ns);
+    tracker_unlock(t);
+    in_engine = was_in_engine;
 }
 
 /*
@@ -316,10 +400,11 @@ void end_sequence_handed_over(struct tracker *t, enum fallback_reason reason, co
     finish_sequence(t, true, reason, name, true);
 }
 
-/* Ends the current sequence before runtime call c, a boundary, is forwarded. */
+/* Ends the current sequence before runtime call c, a boundary, is forwarded; a pending pace times it if a sync. */
 void end_sequence_before(struct tracker *t, const struct call *c)
 {
     end_sequence(t, true, boundary_reason(c->kind), call_api_name(c->api));
+    pace_at_boundary(t, call_kind_in(c->kind, CALL_KINDS_HOST_SYNC));
 }
 
 /* Forgets the sync-free loop's period, if one was found: the calls are looked at for one anew. */

@@ -22,6 +22,16 @@ void end_sequence_handed_over(struct tracker *t, enum fallback_reason reason, co
 /* Feeds the period detector a call of a long stretch that follows no region; cuts at the period once it settled. */
 void look_for_period(struct tracker *t, const struct call_sig *sig);
 
+/*
+ * After the sequence ended before a boundary call (under t's lock): a whole
+ * region's pending pace sample is taken when the call returns if it is a
+ * host sync (sync: its wait is the GPU's work left), at once otherwise.
+ */
+void pace_at_boundary(struct tracker *t, bool sync);
+
+/* After a call this thread made returned (engine_call_returned): the sync pace_at_boundary timed, if any. */
+void pace_sync_returned(void);
+
 /* Forgets the sync-free loop's period, if one was found: the calls are looked at for one anew. */
 void forget_period(struct tracker *t);
 
