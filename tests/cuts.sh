@@ -204,6 +204,10 @@ sed -n 's/.*region [0-9]* (thread 1, 8 calls): [0-9]* occurrences, \([0-9]*\) re
     > "$WORK/gpu_bound.replays"
 [ "$(awk '$1 >= 30' "$WORK/gpu_bound.replays" | wc -l)" -eq 4 ] ||
     fail "slow_host 8 with kernel time: not all 4 segments of 8 calls replayed 30 times: $(tr '\n' ' ' < "$WORK/gpu_bound.replays")"
+FAST=1 under_auto gpu_bound_fast gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20 STANDIN_KERNEL_US=20
+expect_in "$WORK/gpu_bound_fast.log" ": its GPU work waits for its last call"
+[ "$(before_last "$WORK/gpu_bound_fast.log")" = "$(twenty 3)" ] ||
+    fail "slow_host 8 with kernel time, fast path: not 3 segments launched before each last launch: $(before_last "$WORK/gpu_bound_fast.log")"
 under_auto gpu_idle gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20
 expect_not_in "$WORK/gpu_idle.log" "segments of"
 # The default policy (the trial decides whether each graph pays): the same output.
