@@ -4,7 +4,8 @@
 # kernels follow the bits of its number), so nothing is graphed; the exit summary, the trace and `reprise report`
 # say so, naming the first call that differs between two neighbouring sequences, what differs and both values,
 # instead of calling the program a good candidate; observe mode says it too.  A loop whose sequences recur too
-# rarely is said to; a program that is graphed gets the usual verdict.
+# rarely is said to; a program that is graphed gets the usual verdict.  no_repeat_driver, the same through the
+# driver API only, is named so in both modes.
 . "${top_srcdir:-.}/tests/lib.sh"
 SCEN="$top_builddir/tests/scenarios"
 REPRISE="$top_builddir/tools/reprise/reprise"
@@ -32,6 +33,19 @@ expect_in "$WORK/auto.report" "why nothing was graphed (thread 1): $WHY"
 expect_in "$WORK/observe.report" "why nothing would be graphed (thread 1): $WHY"
 expect_in "$WORK/auto.trace" '"ev":"graphs_summary","t_us"'
 expect_in "$WORK/auto.trace" '"built":0,'
+
+# The same through the driver API only (nvcc's default static runtime): the launches differ only in the CUfunction
+# they pass, which observe mode names too (before session 16 it counted driver launches without their kernel, and
+# called this program a good candidate).
+DRIVER_WHY="sequences of about 9 calls never repeat: the first difference between two neighbouring ones is call 2, cuLaunchKernel: its kernel k_scale then k_axpy"
+$LIMIT "$SCEN/no_repeat_driver" > "$WORK/driver.plain.out" || fail "no_repeat_driver exited $?"
+for mode in auto observe; do
+    REPRISE_MODE=$mode REPRISE_STATS=1 $LIMIT env LD_PRELOAD="$PRELOAD" "$SCEN/no_repeat_driver" \
+        > "$WORK/driver.$mode.out" 2> "$WORK/driver.$mode.log" || fail "no_repeat_driver under $mode exited $?"
+    cmp -s "$WORK/driver.plain.out" "$WORK/driver.$mode.out" || fail "no_repeat_driver under $mode printed something else"
+    expect_in "$WORK/driver.$mode.log" "info: verdict: $DRIVER_WHY"
+    expect_not_in "$WORK/driver.$mode.log" "good candidate"
+done
 
 # Each sequence seen three times (every 16 iterations): auto records one but builds no graph (REPRISE_RECORDINGS=2);
 # observe counts them as auto does.

@@ -245,11 +245,11 @@ void observe_call(enum hook_id id, cudaStream_t stream)
 }
 
 /* Counts one call of driver function id from outside the runtime, and what it does (kind), on stream. */
-void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream)
+void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream, uint64_t target)
 {
     atomic_fetch_add_explicit(&driver_calls[id], 1, memory_order_relaxed);
     if (!shim_auto) /* observe mode follows sequences itself (auto's engine does there) */
-        observe_sequence_call((uint32_t)CALL_API_DRIVER(id), kind, stream, 0);
+        observe_sequence_call((uint32_t)CALL_API_DRIVER(id), kind, stream, target);
     struct thread_counts *c = counts_self();
     if (c != NULL)
         count_activity(c, kind, stream);

@@ -15,8 +15,12 @@
 /* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
 void observe_call(enum hook_id id, cudaStream_t stream);
 
-/* Counts one call of driver function id from outside the runtime, and what it does (kind), on stream. */
-void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream);
+/*
+ * Counts one call of driver function id from outside the runtime, and what
+ * it does (kind), on stream; target: the kernel a launch runs (as regions
+ * name it), else 0.
+ */
+void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream, uint64_t target);
 
 /* Now on the monotonic clock, in nanoseconds: observe mode times node calls and host syncs with it. */
 static inline uint64_t observe_clock(void)

@@ -71,9 +71,9 @@ static const struct driver_class *class_of(enum driver_id id)
 }
 
 /* Counts a direct call of driver function id that the engine takes as a node call. */
-void direct_count(enum driver_id id, const void *stream)
+void direct_count(enum driver_id id, const void *stream, uint64_t target)
 {
-    observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream);
+    observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream, target);
 }
 
 /* Driver function id's call on stream, a boundary for the engine: capturable into the robust path's capture or not. */
@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) bool boundary_call(enum driver_id i
 bool direct_call(enum driver_id id, const void *stream, const void *caller)
 {
     if (shim_counting)
-        direct_count(id, stream);
+        direct_count(id, stream, 0);
     if (!shim_auto)
         return false;
     enum driver_kind kind = driver_table[id].kind;

@@ -26,8 +26,12 @@ bool direct_call(enum driver_id id, const void *stream, const void *caller);
  */
 bool unhooked_runtime_call(enum driver_id id, const void *stream);
 
-/* Counts a direct call of driver function id that the engine takes as a node call (when counting). */
-void direct_count(enum driver_id id, const void *stream);
+/*
+ * Counts a direct call of driver function id that the engine takes as a
+ * node call (when counting); target: the kernel a launch runs, as regions
+ * name it (kernel_twin_of), else 0.
+ */
+void direct_count(enum driver_id id, const void *stream, uint64_t target);
 
 /* Observe mode: a direct call of wait function id (DRIVER_KIND_SYNC) that began at start returned. */
 void direct_wait_done(enum driver_id id, uint64_t start);

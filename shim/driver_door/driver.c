@@ -172,15 +172,18 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
 static enum driver_way driver_node_way(const struct call *call, bool node, const void *caller, cudaError_t *held)
 {
     enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
-    if (!shim_auto) { /* observe mode: counted, and timed for the ceiling */
-        direct_count(id, call->stream);
+    if (!shim_auto) { /* observe mode: counted (its kernel named as regions name it), and timed for the ceiling */
+        uint64_t target = call_target(call);
+        if (target && call_kind_target(call->kind) == CALL_TARGET_KERNEL)
+            target = kernel_twin_of((const void *)(uintptr_t)target, kernel_handle_of(call->api));
+        direct_count(id, call->stream, target);
         if (calling_object_is_communication(caller))
             observe_communication_call();
         return DRIVER_WAY_TIMED_NODE;
     }
     if (node && !calling_object_is_communication(caller)) {
         if (shim_counting)
-            direct_count(id, call->stream);
+            direct_count(id, call->stream, 0); /* the engine follows its sequences in auto mode */
         return engine_driver_call(call, held) ? DRIVER_WAY_HELD : DRIVER_WAY_FORWARDED;
     }
     return direct_call(id, call->stream, caller) ? DRIVER_WAY_INTO_CAPTURE : DRIVER_WAY_FORWARDED;
@@ -280,7 +283,8 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
             cudaError_t held;                                                                             \
-            way = driver_node_way(&call, shim_auto && fields(call), caller, &held);                       \
+            bool described = fields(call); /* in observe mode too: its kernel names a launch */           \
+            way = driver_node_way(&call, shim_auto && described, caller, &held);                          \
             if (way == DRIVER_WAY_HELD)                                                                   \
                 return (CUresult)held;                                                                    \
         } else if (__builtin_expect(shim_auto, 0) && runtime_calls_known == 0) {                          \
