@@ -31,7 +31,8 @@
 # (STANDIN_KERNEL_US, waited for at the sync) is cut, for the GPU's wait.
 #
 # Every run is on the stand-in's virtual host clock (tests/lib.sh's
-# with_clock), each submission costing 5 us (STANDIN_SUBMIT_US), the host's
+# with_clock), with REPRISE_MAX_SEGMENTS=8 (the default, which tests/lib.sh
+# sets to 1 for the other tests), each submission costing 5 us (STANDIN_SUBMIT_US), the host's
 # work what it asks for: the pace the shim measures (slow, launch-bound,
 # a dear launch) is then what the scenario sets, not what the machine's
 # load makes of it.
@@ -57,7 +58,8 @@ under_auto() {
     [ -n "${FAST:-}" ] && counted=
     [ -f "$HOST_CLOCK" ] || { echo "no $HOST_CLOCK: build it (make check)" >&2; exit 99; }
     $LIMIT env LD_PRELOAD="$CLOCK_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_MODE=auto REPRISE_LOG=info $counted \
-        STANDIN_SUBMIT_US=5 STANDIN_GRAPH_LOG=1 "$@" "$prog" $args > "$WORK/$tag.out" 2> "$WORK/$tag.log" ||
+        REPRISE_MAX_SEGMENTS=8 STANDIN_SUBMIT_US=5 STANDIN_GRAPH_LOG=1 "$@" "$prog" $args > "$WORK/$tag.out" \
+        2> "$WORK/$tag.log" ||
         fail "$tag: exited $?"
     cmp -s "$WORK/$reference.out" "$WORK/$tag.out" ||
         { fail "$tag: the output differs from the run without the shim"; diff "$WORK/$reference.out" "$WORK/$tag.out" | head >&2; }
