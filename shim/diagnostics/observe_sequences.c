@@ -115,12 +115,14 @@ static void end_sequence_watched(struct sequence_watch *w)
 /* Observe mode: a call of kind on stream joins its thread's sequence, or ends it. */
 void observe_sequence_call(uint32_t api, enum call_kind kind, cudaStream_t stream, uint64_t target)
 {
-    if (call_kind_in(kind, CALL_KINDS_NO_ORDER) || kind == CALL_CONFIG_PUSH || kind == CALL_CONFIG_POP)
+    /* CALL_KIND_COUNT: a driver function that is no front door (cuMemcpyDtoH): no kind set holds it, it ends one. */
+    bool known = kind < CALL_KIND_COUNT;
+    if (known && (call_kind_in(kind, CALL_KINDS_NO_ORDER) || kind == CALL_CONFIG_PUSH || kind == CALL_CONFIG_POP))
         return;
     struct sequence_watch *w = watch_self();
     if (w == NULL)
         return;
-    if (!call_kind_in(kind, CALL_KINDS_NODE)) {
+    if (!known || !call_kind_in(kind, CALL_KINDS_NODE)) {
         end_sequence_watched(w);
         return;
     }
