@@ -127,6 +127,12 @@ bool node_keep(struct held_list *list, struct held_call *r, const struct call *c
     }
 }
 
+/* What a call's signature names as its target: call.h's call_target, but for a launch its kernel's twin. */
+uint64_t call_sig_target(const struct call *call)
+{
+    return call->kind == CALL_LAUNCH ? kernel_twin_of(call->func, kernel_handle_of(call->api)) : call_target(call);
+}
+
 /*
  * Describes a call's shape for matching: its signature (for copies, where
  * source and destination live).  A launch's grid, block and dynamic shared
@@ -136,17 +142,15 @@ bool node_keep(struct held_list *list, struct held_call *r, const struct call *c
  * copy from pageable memory (its bytes are staged at a fixed place in a
  * buffer sized when the graph is built) and whether a size is zero (a graph
  * has no zero-length copy or set node).  The target (a kernel, a host
- * function, an event) is call.h's call_target, but for a launch its
- * kernel's twin (kernel_twin_of).
+ * function, an event) is call_sig_target's.
  */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
 {
     *sig = (struct call_sig){.api = (uint32_t)call->api, .stream = (uint64_t)(uintptr_t)call->stream,
-                             .target = call_target(call)};
+                             .target = call_sig_target(call)};
     switch (call->kind) {
     case CALL_LAUNCH:
-        sig->target = kernel_twin_of(call->func, kernel_handle_of(call->api));
         sig->flags = call->num_attrs ? launch_attrs_hash(call) : 0;
         break;
     case CALL_COPY:

@@ -173,10 +173,7 @@ static enum driver_way driver_node_way(const struct call *call, bool node, const
 {
     enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
     if (!shim_auto) { /* observe mode: counted (its kernel named as regions name it), and timed for the ceiling */
-        uint64_t target = call_target(call);
-        if (target && call_kind_target(call->kind) == CALL_TARGET_KERNEL)
-            target = kernel_twin_of((const void *)(uintptr_t)target, kernel_handle_of(call->api));
-        direct_count(id, call->stream, target);
+        direct_count(id, call->stream, call_sig_target(call));
         if (calling_object_is_communication(caller))
             observe_communication_call();
         return DRIVER_WAY_TIMED_NODE;
