@@ -284,11 +284,17 @@ static void settle_pending_pace(struct tracker *t, uint64_t wait_ns)
     c->gap_us = (double)c->pending_span_ns / 1e3 / r->length;
     c->launch_us = (double)r->pace.launch_ns / 1e3;
     c->wait_us = (double)wait_ns / 1e3;
-    log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us, %.1f us in the sync after it; in "
-              "%u segments it would%s end %d%% sooner",
-              r->id, (double)c->pending_span_ns / 1e3, r->length, (double)c->pending_launch_ns / 1e3, c->wait_us,
-              segments, overlap_pays(c->pending_span_ns, r->pace.launch_ns, wait_ns, segments) ? "" : " not",
-              CUTS_OVERLAP_GAIN_PERCENT);
+    /* What the sample found, from the pace it left: slow counts this sample if it was, overlap if the wait decided. */
+    double span_us = (double)c->pending_span_ns / 1e3, launch_us = (double)c->pending_launch_ns / 1e3;
+    if (r->pace.slow > 0 && r->pace.overlap == 0)
+        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us, %.1f us in the sync after it; "
+                  "its host is slow between calls",
+                  r->id, span_us, r->length, launch_us, c->wait_us);
+    else
+        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us, %.1f us in the sync after it; "
+                  "in %u segments it would%s end %d%% sooner",
+                  r->id, span_us, r->length, launch_us, c->wait_us, segments, r->pace.overlap > 0 ? "" : " not",
+                  CUTS_OVERLAP_GAIN_PERCENT);
     if (verdict == PACE_SLOW)
         segment_region(t, r);
 }
