@@ -249,6 +249,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/unhooked_copy.gpu \
 	tests/scenarios/driver_loop.gpu \
 	tests/scenarios/driver_mixed.gpu \
+	tests/scenarios/no_repeat_driver.gpu \
 	tests/scenarios/mixed_door.gpu \
 	kernels/all_kernels.fatbin
 CLEANFILES += $(STANDIN_GPU_KERNELS) $(STANDIN_GPU_BINS)
@@ -347,6 +348,8 @@ tests/scenarios/driver_loop.gpu: $(srcdir)/tests/scenarios/driver_loop.c $(srcdi
 	$(STANDIN_DRIVER_NVCC) -o $@ $(srcdir)/tests/scenarios/driver_loop.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 tests/scenarios/driver_mixed.gpu: $(srcdir)/tests/scenarios/driver_mixed.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
 	$(STANDIN_DRIVER_NVCC) -o $@ $(srcdir)/tests/scenarios/driver_mixed.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
+tests/scenarios/no_repeat_driver.gpu: $(srcdir)/tests/scenarios/no_repeat_driver.c $(srcdir)/tests/scenarios/driver_scenario.h $(STANDIN_GPU_KERNELS) kernels/all_kernels.fatbin
+	$(STANDIN_DRIVER_NVCC) -o $@ $(srcdir)/tests/scenarios/no_repeat_driver.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 tests/scenarios/mixed_door.gpu: $(srcdir)/tests/scenarios/mixed_door.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/mixed_door.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 endif
