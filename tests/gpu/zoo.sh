@@ -377,6 +377,10 @@ done
 {
     echo
     echo "=== the zoo ($(($(date +%s) - START))s; $passed passed, $failures failed, $skipped skipped) ==="
+    # The times are one run each beside the other members (lt_gemm ran 7x its own time under auto beside an HF
+    # member on 2026-12-03): a correctness table, not a benchmark.
+    [ "$JOBS" -gt 1 ] && echo "time/step: one run each, $JOBS members at a time on one GPU: not a benchmark" \
+        "(tools/dev/bench-issue25, bench-auto; ZOO_JOBS=1 for cleaner single runs)"
     printf '%-18s %-9s %-9s %-7s %-8s %-18s %7s  %s\n' program mode identical exit regions time/step wall_s note
     for f in "$WORK"/rows/[0-9][0-9]-[0-9][0-9]; do
         [ -f "$f" ] || continue
