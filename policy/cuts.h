@@ -233,6 +233,11 @@ struct cuts {
     /* A whole region's occurrence launched, its pace sample waiting for the sync after it (the engine's). */
     uint64_t pending_hash;       /* the region's hash; 0: none */
     uint64_t pending_span_ns, pending_launch_ns, launched_ns;
+    uint64_t pending_patch_ns;   /* of its launch, patching (for the log) */
+    unsigned pending_patched;    /* nodes its launch patched (for the log) */
+    /* The last graph launch's patching, which launch_replay leaves here. */
+    uint64_t patch_ns;
+    unsigned patched;
     bool pending_armed;          /* the sync is being timed: the sample is taken when it returns */
     /* The engine's room for a doubled cut: its signatures, and its calls (struct held_call, which is the shim's). */
     struct call_sig *doubled;

@@ -974,10 +974,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 }
 
 /* The executable node paired with a node of the graph it was instantiated
- * from (nodes of a graph it was later updated from are refused: measured). */
+ * from (nodes of a graph it was later updated from are refused: measured);
+ * each lookup is one node update, which costs STANDIN_NODE_PATCH_US. */
 static cudaError_t exec_node(cudaGraphExec_t he, cudaGraphNode_t hn, enum cudaGraphNodeType t,
                              struct enode **out, const char *call)
 {
+    host_cost_node_patch();
     struct exec *e = NULL;
     struct gnode *n = NULL;
     TRY(context_fatal_if_destroyed(exec_get(he, &e), call, "graph executable", he));

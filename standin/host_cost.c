@@ -7,7 +7,8 @@
  * choice takes on it says nothing about a GPU. STANDIN_SUBMIT_US (each
  * operation queued on a stream outside a capture, a graph launch counting
  * as one), STANDIN_GRAPH_UPDATE_US (each cudaGraphExecUpdate) and
- * STANDIN_GRAPH_LAUNCH_US (each cudaGraphLaunch, on top of the first) give
+ * STANDIN_GRAPH_LAUNCH_US (each cudaGraphLaunch, on top of the first) and
+ * STANDIN_NODE_PATCH_US (each cudaGraphExec*NodeSetParams, either door) give
  * those calls a cost in microseconds; unset or 0, they cost nothing extra.
  * standin_host_work is a program's own host time (a sleep).  STANDIN_KERNEL_US
  * gives each kernel a run time on the device, on the virtual host clock only:
@@ -89,6 +90,13 @@ void host_cost_graph_update(void)
 {
     static atomic_long cached = -1;
     charge(&cached, "STANDIN_GRAPH_UPDATE_US");
+}
+
+/* Spends STANDIN_NODE_PATCH_US: one node of an executable graph given new parameters. */
+void host_cost_node_patch(void)
+{
+    static atomic_long cached = -1;
+    charge(&cached, "STANDIN_NODE_PATCH_US");
 }
 
 /* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */

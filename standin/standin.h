@@ -146,6 +146,8 @@ void host_cost_submit(void);
 void host_cost_graph_update(void);
 /* Spends STANDIN_GRAPH_LAUNCH_US: a cudaGraphLaunch. */
 void host_cost_graph_launch(void);
+/* Spends STANDIN_NODE_PATCH_US: one node of an executable graph given new parameters. */
+void host_cost_node_patch(void);
 /* Queues `kernels` kernels' run time on the device, on the virtual host clock (STANDIN_KERNEL_US). */
 void device_time_queue(unsigned long kernels);
 /* A host sync: the virtual host clock moves on to when the device's queued kernels have run. */

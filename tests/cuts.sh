@@ -210,6 +210,14 @@ FAST=1 under_auto gpu_bound_fast gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_
 expect_in "$WORK/gpu_bound_fast.log" ": its GPU work waits for its last call"
 [ "$(before_last "$WORK/gpu_bound_fast.log")" = "$(twenty 3)" ] ||
     fail "slow_host 8 with kernel time, fast path: not 3 segments launched before each last launch: $(before_last "$WORK/gpu_bound_fast.log")"
+# The debug pace line splits a launch's time: what patching its nodes took (STANDIN_NODE_PATCH_US: 3 us a node, on
+# the virtual clock) and how many it patched.
+under_auto pace_debug gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20 STANDIN_KERNEL_US=20 \
+    STANDIN_NODE_PATCH_US=3 REPRISE_LOG=debug
+pace_line=$(grep -m1 ': pace: ' "$WORK/pace_debug.log")
+patch_split=$(echo "$pace_line" | sed -n 's/.*a launch of \([0-9.]*\) us (\([0-9.]*\) of it patching \([0-9]*\) nodes).*/\1 \2 \3/p')
+echo "$patch_split" | awk '{ exit !($3 > 0 && $2 == 3 * $3 && $1 >= $2 + 20) }' ||
+    fail "the pace line does not give 3 us a patched node within a launch: $pace_line"
 under_auto gpu_idle gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=20
 expect_not_in "$WORK/gpu_idle.log" "segments of"
 # The default policy (the trial decides whether each graph pays): the same output.

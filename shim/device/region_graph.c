@@ -12,6 +12,7 @@
 #include "launch_attributes.h"
 #include "libcuda.h"
 #include "log.h"
+#include "monotonic.h"
 #include "node_kinds.h"
 #include "owed_records.h"
 #include "region_graph.h"
@@ -935,6 +936,7 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
                         cudaError_t *error)
 {
     how->made = false;
+    how->patch_ns = 0;
     CUresult err = in_graph_context(g);
     if (err != CUDA_SUCCESS) {
         *error = (cudaError_t)err;
@@ -943,7 +945,9 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
     const unsigned *nodes;
     unsigned count;
     struct graph_instance *in = instance_to_launch(g, list, &how->made, &nodes, &count);
+    uint64_t patch_began = count ? monotonic_ns() : 0;
     int patched = patch_nodes(g, in, list, nodes, count, &err);
+    how->patch_ns = count ? monotonic_ns() - patch_began : 0;
     if (err == CUDA_SUCCESS && g->staging)
         err = refill_staging(g, list);
     if (err == CUDA_SUCCESS)

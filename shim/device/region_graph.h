@@ -17,6 +17,7 @@ struct graph_launch {
     unsigned instance;  /* its index */
     unsigned instances; /* how many the graph has now */
     bool made;          /* it was made for this launch (a recurring argument set) */
+    uint64_t patch_ns;  /* how long patching its nodes took (0: none patched) */
 };
 
 /*

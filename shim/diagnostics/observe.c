@@ -258,7 +258,7 @@ void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t st
 /* A node call that began at start has returned: its time is submission time of the span under way. */
 void observe_node_done(uint64_t start)
 {
-    uint64_t end = observe_clock();
+    uint64_t end = monotonic_ns();
     struct thread_counts *c = counts_self();
     if (c == NULL)
         return;
@@ -271,7 +271,7 @@ void observe_node_done(uint64_t start)
 /* A host sync that began at start has returned: the span since the last one ends (its node calls count), the next begins. */
 void observe_sync_done(uint64_t start)
 {
-    uint64_t end = observe_clock();
+    uint64_t end = monotonic_ns();
     struct thread_counts *c = counts_self();
     if (c == NULL)
         return;

@@ -4,12 +4,12 @@
 #define REPRISE_OBSERVE_H
 
 #include <stdint.h>
-#include <time.h>
 
 #include "activity.h"
 #include "call.h"
 #include "driver_table.h"
 #include "hooks.h"
+#include "monotonic.h"
 #include "verdict.h"
 
 /* Counts one call of hook id acting on stream (STREAM_NONE: device-wide). */
@@ -22,15 +22,7 @@ void observe_call(enum hook_id id, cudaStream_t stream);
  */
 void observe_driver_call(enum driver_id id, enum call_kind kind, cudaStream_t stream, uint64_t target);
 
-/* Now on the monotonic clock, in nanoseconds: observe mode times node calls and host syncs with it. */
-static inline uint64_t observe_clock(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-/* A node call (CALL_KINDS_NODE) that began at start (observe_clock) has returned: its time is submission time. */
+/* A node call (CALL_KINDS_NODE) that began at start (monotonic_ns) has returned: its time is submission time. */
 void observe_node_done(uint64_t start);
 
 /* A host sync that began at start has returned: the span since the last one ends, the next begins. */

@@ -186,10 +186,10 @@ static enum driver_way driver_node_way(const struct call *call, bool node, const
     return direct_call(id, call->stream, caller) ? DRIVER_WAY_INTO_CAPTURE : DRIVER_WAY_FORWARDED;
 }
 
-/* When a call made the way way says began, if it is timed (observe_clock); else 0. */
+/* When a call made the way way says began, if it is timed (monotonic_ns); else 0. */
 static inline uint64_t driver_way_start(enum driver_way way)
 {
-    return way == DRIVER_WAY_TIMED_NODE || way == DRIVER_WAY_TIMED_WAIT ? observe_clock() : 0;
+    return way == DRIVER_WAY_TIMED_NODE || way == DRIVER_WAY_TIMED_WAIT ? monotonic_ns() : 0;
 }
 
 /* What follows the real call of driver function id made the way way says; the result for the program. */

@@ -108,6 +108,8 @@ bool launch_replay(struct tracker *t)
         return false;
     }
     set_pending(t, false);
+    t->cuts.patch_ns = how.patch_ns;
+    t->cuts.patched = (unsigned)patched;
     bool first = r->stats.replays == 0;
     regions_replayed(&t->table, r, (unsigned)patched);
     if (first)

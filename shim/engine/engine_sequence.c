@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine_fallback.h"
 #include "engine_fast.h"
@@ -18,6 +17,7 @@
 #include "engine_sequence.h"
 #include "exclusions.h"
 #include "log.h"
+#include "monotonic.h"
 #include "settings.h"
 #include "trace.h"
 
@@ -55,14 +55,6 @@ static struct cut_bounds cut_bounds_now(void)
         .max_batch_calls = (unsigned)shim_options.num[OPT_MAX_BATCH_CALLS],
         .max_segments = (unsigned)shim_options.num[OPT_MAX_SEGMENTS],
     };
-}
-
-/* The monotonic clock in nanoseconds: read at an occurrence's start and end, never per call. */
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -243,19 +235,21 @@ static bool launch_timed(struct tracker *t)
     struct region *r = t->region;
     if (c->timed == NULL)
         return launch_replay(t);
-    uint64_t ended = now_ns();
+    uint64_t ended = monotonic_ns();
     bool launched = launch_replay(t);
     if (!launched) {
         c->timed = NULL;
         return false;
     }
-    uint64_t returned = now_ns();
+    uint64_t returned = monotonic_ns();
     uint64_t span = ended - c->began_ns, launch = returned - ended;
     if (c->timed == &r->pace) {
         /* A whole region: its sample waits for the sync after it, if one follows (pace_at_boundary). */
         c->pending_hash = r->hash;
         c->pending_span_ns = span;
         c->pending_launch_ns = launch;
+        c->pending_patch_ns = c->patch_ns;
+        c->pending_patched = c->patched;
         c->launched_ns = returned;
         c->pending_armed = false;
         c->verdict = PACE_UNSURE;
@@ -286,15 +280,16 @@ static void settle_pending_pace(struct tracker *t, uint64_t wait_ns)
     c->wait_us = (double)wait_ns / 1e3;
     /* What the sample found, from the pace it left: slow counts this sample if it was, overlap if the wait decided. */
     double span_us = (double)c->pending_span_ns / 1e3, launch_us = (double)c->pending_launch_ns / 1e3;
+    double patch_us = (double)c->pending_patch_ns / 1e3;
     if (r->pace.slow > 0 && r->pace.overlap == 0)
-        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us, %.1f us in the sync after it; "
-                  "its host is slow between calls",
-                  r->id, span_us, r->length, launch_us, c->wait_us);
+        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us (%.1f of it patching %u nodes), "
+                  "%.1f us in the sync after it; its host is slow between calls",
+                  r->id, span_us, r->length, launch_us, patch_us, c->pending_patched, c->wait_us);
     else
-        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us, %.1f us in the sync after it; "
-                  "in %u segments it would%s end %d%% sooner",
-                  r->id, span_us, r->length, launch_us, c->wait_us, segments, r->pace.overlap > 0 ? "" : " not",
-                  CUTS_OVERLAP_GAIN_PERCENT);
+        log_debug("region %u: pace: %.1f us of host for %u calls, a launch of %.1f us (%.1f of it patching %u nodes), "
+                  "%.1f us in the sync after it; in %u segments it would%s end %d%% sooner",
+                  r->id, span_us, r->length, launch_us, patch_us, c->pending_patched, c->wait_us, segments,
+                  r->pace.overlap > 0 ? "" : " not", CUTS_OVERLAP_GAIN_PERCENT);
     if (verdict == PACE_SLOW)
         segment_region(t, r);
 }
@@ -330,7 +325,7 @@ void pace_sync_returned(void)
     struct tracker *t = self;
     if (t == NULL)
         return;
-    uint64_t returned = now_ns();
+    uint64_t returned = monotonic_ns();
     bool was_in_engine = in_engine;
     in_engine = true; /* the driver calls of a graph destroyed for segments are the shim's own */
     tracker_lock(t);
@@ -536,7 +531,7 @@ static void time_if_paced(struct tracker *t, struct region *r)
              (pace_verdict(&r->pace) != PACE_FAST || r->stats.replays % CUTS_FAST_PACE_EVERY == 0))
         c->timed = &r->pace;
     if (c->timed)
-        c->began_ns = now_ns();
+        c->began_ns = monotonic_ns();
 }
 
 /* Why region r wants the robust path now (into why), or NULL for the fast path. */
