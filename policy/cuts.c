@@ -18,22 +18,23 @@ enum pace_verdict pace_verdict(const struct pace *p)
 
 /*
  * Whether segments end an occurrence sooner (see cuts.h).  Whole, it ends
- * at span + launch + wait.  In segments the GPU starts at span / k plus a
- * launch and then has the whole wait's work to do; the host ends at span
- * plus the launches (at most two whole ones) plus the last segment's share
- * of the work.  A launch-bound loop whose host makes its calls in a few
- * microseconds gains a few microseconds at most, less than the bar; a
- * region whose host takes tens of microseconds and whose GPU then works
- * for as long (a training step whose library does host work between its
- * launches, a decoder's token) gains most of its span.
+ * at span + patch + submit + wait.  In k segments the GPU starts at span / k
+ * plus the first segment's launch and then has the whole wait's work to
+ * do; the host ends at span plus the launches (the same patches, split,
+ * and k submissions) plus the last segment's share of the work.  A
+ * launch-bound loop whose host makes its calls in a few microseconds
+ * gains a few microseconds at most, less than the bar; a region whose host
+ * takes tens of microseconds and whose GPU then works for as long (a
+ * training step whose library does host work between its launches, a
+ * decoder's token) gains most of the wait.
  */
-bool overlap_pays(uint64_t span_ns, uint64_t launch_ns, uint64_t wait_ns, unsigned segments)
+bool overlap_pays(uint64_t span_ns, uint64_t patch_ns, uint64_t submit_ns, uint64_t wait_ns, unsigned segments)
 {
     if (segments < 2 || wait_ns == 0)
         return false;
-    uint64_t whole = span_ns + launch_ns + wait_ns;
-    uint64_t host_end = span_ns + 2 * launch_ns + wait_ns / segments;
-    uint64_t gpu_end = span_ns / segments + launch_ns + wait_ns;
+    uint64_t whole = span_ns + patch_ns + submit_ns + wait_ns;
+    uint64_t host_end = span_ns + patch_ns + segments * submit_ns + wait_ns / segments;
+    uint64_t gpu_end = (span_ns + patch_ns) / segments + submit_ns + wait_ns;
     uint64_t in_segments = host_end > gpu_end ? host_end : gpu_end;
     return in_segments * 100 <= whole * (100 - CUTS_OVERLAP_GAIN_PERCENT);
 }
@@ -48,15 +49,20 @@ bool overlap_pays(uint64_t span_ns, uint64_t launch_ns, uint64_t wait_ns, unsign
  * is slow too where the sync after its launch waited long enough for
  * segments to end it sooner (overlap_pays).
  */
-enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns, uint64_t wait_ns,
-                              unsigned segments)
+enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns,
+                              uint64_t patch_ns, uint64_t wait_ns, unsigned segments)
 {
     if (launch_ns > UINT32_MAX)
         launch_ns = UINT32_MAX;
+    if (patch_ns > launch_ns)
+        patch_ns = launch_ns;
     if (p->launch_ns == 0 || launch_ns < p->launch_ns)
         p->launch_ns = launch_ns ? (uint32_t)launch_ns : 1;
+    uint64_t submit_ns = launch_ns - patch_ns;
+    if (p->submit_ns == 0 || submit_ns < p->submit_ns)
+        p->submit_ns = submit_ns ? (uint32_t)submit_ns : 1;
     bool gaps = calls > 0 && span_ns >= (uint64_t)calls * p->launch_ns;
-    bool waits = !gaps && overlap_pays(span_ns, p->launch_ns, wait_ns, segments);
+    bool waits = !gaps && overlap_pays(span_ns, patch_ns, p->submit_ns, wait_ns, segments);
     if (gaps || waits) {
         p->fast = 0;
         if (p->slow < UINT8_MAX)

@@ -50,7 +50,7 @@
 #define CUTS_SEGMENTS_MAX 64
 
 /* How much sooner segments must end an occurrence (overlap_pays), in percent of it whole. */
-#define CUTS_OVERLAP_GAIN_PERCENT 10
+#define CUTS_OVERLAP_GAIN_PERCENT 5
 
 /* The bounds, from the REPRISE_* options. */
 struct cut_bounds {
@@ -65,6 +65,7 @@ struct pace {
     uint8_t slow, fast; /* samples in a row of each kind */
     uint8_t overlap;    /* of the slow ones in a row, those only the GPU's wait made slow (overlap_pays) */
     uint32_t launch_ns; /* the shortest launch seen (0: none yet) */
+    uint32_t submit_ns; /* the shortest launch seen less its patching: what each launch costs however few it patches */
 };
 
 enum pace_verdict {
@@ -76,29 +77,30 @@ enum pace_verdict {
 /*
  * Adds one occurrence: span_ns from its first call to its end (the host's
  * time between its calls, and the held-back calls themselves), `calls`
- * calls, launch_ns the graph launch at its end, wait_ns the host sync that
- * followed it (0: none timed), `segments` the segments it would be
- * launched in.  The launch it is held against is the shortest seen: a
- * launch that waited (a full launch queue, a lock) says nothing of what
- * launching costs.  Slow: the host is slow between calls, or the GPU's
+ * calls, launch_ns the graph launch at its end (patch_ns of it patching
+ * nodes), wait_ns the host sync that followed it (0: none timed),
+ * `segments` the segments it would be launched in.  The launch it is held
+ * against is the shortest seen (and the shortest submission: a launch less
+ * its patching): a launch that waited (a full launch queue, a lock) says
+ * nothing of what launching costs.  Slow: the host is slow between calls, or the GPU's
  * wait says that segments would end sooner (overlap_pays).  Returns the
  * verdict of the last CUTS_PACE_SAMPLES samples.
  */
-enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns, uint64_t wait_ns,
-                              unsigned segments);
+enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns,
+                              uint64_t patch_ns, uint64_t wait_ns, unsigned segments);
 
 /*
  * Whether launching an occurrence in `segments` segments ends it at least
  * CUTS_OVERLAP_GAIN_PERCENT sooner than launching it whole, on a model:
  * whole, the GPU starts its work (wait_ns, what the sync after the launch
- * waited) once the host's span_ns and the launch_ns are over; in segments
- * it starts after the first segment's share of the span and one launch,
- * while the host makes the rest, and the launches cost twice one whole
- * launch at most (the nodes patched are the same, split; each launch has a
- * fixed cost), the host ending with the last segment's share of the GPU's
- * work left.
+ * waited) once the host's span_ns and the launch (patch_ns patching nodes,
+ * submit_ns submitting the graph) are over; in segments it starts after
+ * the first segment's share of the span and of the patching and one
+ * submission, while the host makes the rest; the segments patch the same
+ * nodes between them and each is submitted, the host ending with the last
+ * segment's share of the GPU's work left.
  */
-bool overlap_pays(uint64_t span_ns, uint64_t launch_ns, uint64_t wait_ns, unsigned segments);
+bool overlap_pays(uint64_t span_ns, uint64_t patch_ns, uint64_t submit_ns, uint64_t wait_ns, unsigned segments);
 
 /* The verdict of the samples so far. */
 enum pace_verdict pace_verdict(const struct pace *p);
@@ -233,7 +235,7 @@ struct cuts {
     /* A whole region's occurrence launched, its pace sample waiting for the sync after it (the engine's). */
     uint64_t pending_hash;       /* the region's hash; 0: none */
     uint64_t pending_span_ns, pending_launch_ns, launched_ns;
-    uint64_t pending_patch_ns;   /* of its launch, patching (for the log) */
+    uint64_t pending_patch_ns;   /* of its launch, patching */
     unsigned pending_patched;    /* nodes its launch patched (for the log) */
     /* The last graph launch's patching, which launch_replay leaves here. */
     uint64_t patch_ns;

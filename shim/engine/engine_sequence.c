@@ -255,7 +255,7 @@ static bool launch_timed(struct tracker *t)
         c->verdict = PACE_UNSURE;
         return true;
     }
-    c->verdict = pace_sample(c->timed, span, r->length, launch, 0, 0);
+    c->verdict = pace_sample(c->timed, span, r->length, launch, c->patch_ns, 0, 0);
     c->gap_us = (double)span / 1e3 / r->length;
     c->launch_us = (double)c->timed->launch_ns / 1e3; /* the shortest, which the pace holds the host against */
     return true;
@@ -274,7 +274,8 @@ static void settle_pending_pace(struct tracker *t, uint64_t wait_ns)
     unsigned each = segment_calls(r->length, &bounds);
     unsigned segments = each ? (r->length + each - 1) / each : 0;
     enum pace_verdict verdict =
-        pace_sample(&r->pace, c->pending_span_ns, r->length, c->pending_launch_ns, wait_ns, segments);
+        pace_sample(&r->pace, c->pending_span_ns, r->length, c->pending_launch_ns, c->pending_patch_ns, wait_ns,
+                    segments);
     c->gap_us = (double)c->pending_span_ns / 1e3 / r->length;
     c->launch_us = (double)r->pace.launch_ns / 1e3;
     c->wait_us = (double)wait_ns / 1e3;
