@@ -49,6 +49,14 @@
 /* Most segments of one region (REPRISE_MAX_SEGMENTS's upper bound). */
 #define CUTS_SEGMENTS_MAX 64
 
+/*
+ * What one more graph launch costs however few nodes it has (overlap_pays), at most: the H200's shortest
+ * launches of small graphs take 2.5-5 us (train_lt's 21 nodes: 6.5 us with 7 patched), where HF generate()'s
+ * 382-464 nodes take 165-350 us to submit besides their patching (session 17): a launch's cost grows with its
+ * nodes, which segments split between them.
+ */
+#define CUTS_LAUNCH_FIXED_NS 5000
+
 /* How much sooner segments must end an occurrence (overlap_pays), in percent of it whole. */
 #define CUTS_OVERLAP_GAIN_PERCENT 5
 
@@ -95,10 +103,11 @@ enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, 
  * whole, the GPU starts its work (wait_ns, what the sync after the launch
  * waited) once the host's span_ns and the launch (patch_ns patching nodes,
  * submit_ns submitting the graph) are over; in segments it starts after
- * the first segment's share of the span and of the patching and one
- * submission, while the host makes the rest; the segments patch the same
- * nodes between them and each is submitted, the host ending with the last
- * segment's share of the GPU's work left.
+ * the first segment's share of those and a launch's fixed cost
+ * (CUTS_LAUNCH_FIXED_NS at most), while the host makes the rest; the
+ * segments patch and submit the same nodes between them, each paying the
+ * fixed cost, the host ending with the last segment's share of the GPU's
+ * work left.
  */
 bool overlap_pays(uint64_t span_ns, uint64_t patch_ns, uint64_t submit_ns, uint64_t wait_ns, unsigned segments);
 

@@ -219,8 +219,8 @@ patch_split=$(echo "$pace_line" | sed -n 's/.*a launch of \([0-9.]*\) us (\([0-9
 echo "$patch_split" | awk '{ exit !($3 > 0 && $2 == 3 * $3 && $1 >= $2 + 20) }' ||
     fail "the pace line does not give 3 us a patched node within a launch: $pace_line"
 # A launch that is mostly patching (10 nodes at 20 us, then 10 us to submit) and 4 us kernels (128 us in the sync):
-# segments patch the same nodes between them and pay only their submissions again, so 4 segments end the
-# occurrence 11% sooner and it is cut (counting the whole 210 us launch once more, as before session 17, it was not).
+# segments patch the same nodes between them and pay only a launch's fixed cost again, so 4 segments end the
+# occurrence 14% sooner and it is cut (counting the whole 210 us launch once more, as before session 17, it was not).
 under_auto patch_bound gpuref "$SLOW" 8 50 -- REPRISE_TRIAL=0 STANDIN_GRAPH_LAUNCH_US=5 STANDIN_KERNEL_US=4 \
     STANDIN_NODE_PATCH_US=20
 expect_in "$WORK/patch_bound.log" ": its GPU work waits for its last call"
