@@ -127,16 +127,15 @@ static void sight_doubled(struct tracker *t, struct region *r)
 }
 
 /*
- * Launches region r in segments from its next occurrence: its host is slow
- * between calls, so holding it back whole would keep its first kernel
- * waiting for its last call.  Its graph goes (nothing follows it whole);
+ * Launches region r in segments of `each` calls (segment_calls; 0: it
+ * cannot be cut) from its next occurrence: its host is slow between calls,
+ * or its GPU waits for its last call, so holding it back whole would keep
+ * its first kernel waiting.  Its graph goes (nothing follows it whole);
  * each segment is learnt and graphed as a region of its own.
  */
-static void segment_region(struct tracker *t, struct region *r)
+static void segment_region(struct tracker *t, struct region *r, unsigned each)
 {
     struct cuts *c = &t->cuts;
-    struct cut_bounds bounds = cut_bounds_now();
-    unsigned each = segment_calls(r->length, &bounds);
     if (each == 0)
         return;
     bool overlap = r->pace.overlap >= CUTS_PACE_SAMPLES;
@@ -166,7 +165,8 @@ static void act_on_pace(struct tracker *t, struct region *r, bool at_sync)
 {
     struct cuts *c = &t->cuts;
     if (c->timed == &r->pace && at_sync && c->verdict == PACE_SLOW) {
-        segment_region(t, r);
+        struct cut_bounds bounds = cut_bounds_now();
+        segment_region(t, r, segment_calls(r->length, &bounds));
     } else if (c->segmented && c->timed == &c->segmented->pace && c->verdict == PACE_FAST && !c->segmented->overlap) {
         log_info("region %u: its host is fast between calls again (%.1f us apart, a graph launch %.1f us at the "
                  "least): the region of %u calls it is a segment of is launched whole again once it is learnt again",
@@ -292,7 +292,7 @@ static void settle_pending_pace(struct tracker *t, uint64_t wait_ns)
                   r->id, span_us, r->length, launch_us, patch_us, c->pending_patched, c->wait_us, segments,
                   r->pace.overlap > 0 ? "" : " not", CUTS_OVERLAP_GAIN_PERCENT);
     if (verdict == PACE_SLOW)
-        segment_region(t, r);
+        segment_region(t, r, each);
 }
 
 /* This thread's sync being timed for a pending pace sample (pace_sync_returned takes it). */
