@@ -20,10 +20,11 @@ enum pace_verdict pace_verdict(const struct pace *p)
  * Whether segments end an occurrence sooner (see cuts.h).  Whole, it ends
  * at span + patch + submit + wait.  In k segments the GPU starts after the
  * first segment's share of the span, the patching and the submission, plus
- * a launch's fixed cost, and then has the whole wait's work to do; the host
- * ends at span plus the launches (the same patches and nodes submitted,
- * split, and k - 1 more fixed costs) plus the last segment's share of the
- * work.  A launch-bound loop whose host makes its calls in a few
+ * a launch's fixed cost, and then has the whole wait's work to do, and a
+ * fixed cost more at each of the k - 1 joins between segments (one graph's
+ * end and the next one's start on the stream); the host ends at span plus
+ * the launches (the same patches and nodes submitted, split, and k - 1
+ * more fixed costs) plus the last segment's share of the work.  A launch-bound loop whose host makes its calls in a few
  * microseconds gains a few microseconds at most, less than the bar; a
  * region whose host takes tens of microseconds and whose GPU then works
  * for as long (a training step whose library does host work between its
@@ -36,7 +37,7 @@ bool overlap_pays(uint64_t span_ns, uint64_t patch_ns, uint64_t submit_ns, uint6
     uint64_t fixed = submit_ns < CUTS_LAUNCH_FIXED_NS ? submit_ns : CUTS_LAUNCH_FIXED_NS;
     uint64_t whole = span_ns + patch_ns + submit_ns + wait_ns;
     uint64_t host_end = span_ns + patch_ns + submit_ns + (segments - 1) * fixed + wait_ns / segments;
-    uint64_t gpu_end = (span_ns + patch_ns + submit_ns) / segments + fixed + wait_ns;
+    uint64_t gpu_end = (span_ns + patch_ns + submit_ns) / segments + segments * fixed + wait_ns;
     uint64_t in_segments = host_end > gpu_end ? host_end : gpu_end;
     return in_segments * 100 <= whole * (100 - CUTS_OVERLAP_GAIN_PERCENT);
 }

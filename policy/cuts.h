@@ -104,10 +104,10 @@ enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, 
  * waited) once the host's span_ns and the launch (patch_ns patching nodes,
  * submit_ns submitting the graph) are over; in segments it starts after
  * the first segment's share of those and a launch's fixed cost
- * (CUTS_LAUNCH_FIXED_NS at most), while the host makes the rest; the
- * segments patch and submit the same nodes between them, each paying the
- * fixed cost, the host ending with the last segment's share of the GPU's
- * work left.
+ * (CUTS_LAUNCH_FIXED_NS at most), pays that cost again between two
+ * segments, while the host makes the rest; the segments patch and submit
+ * the same nodes between them, each paying the fixed cost, the host ending
+ * with the last segment's share of the GPU's work left.
  */
 bool overlap_pays(uint64_t span_ns, uint64_t patch_ns, uint64_t submit_ns, uint64_t wait_ns, unsigned segments);
 
