@@ -44,6 +44,20 @@ expect_in "$WORK/fast.log" "region 2: replayed as a graph (9 calls in one launch
 expect_in "$WORK/fast.log" "mismatch: cudaLaunchKernel with grid 25x1x1, block 2048x1x1, 0 bytes of shared memory, which the driver refuses"
 expect_not_in "$WORK/fast.log" "graph error"
 
+# The debug log describes a graph's first two replays that patch: growing's change their launches' geometry,
+# a float passed by value (k_fill's value) and their copy's and memset's sizes; rotating_args' only the
+# addresses its kernels are given.
+run_growing describe REPRISE_LOG=debug
+grep 'region 2: this replay patches' "$WORK/describe.log" > "$WORK/describe.lines"
+[ "$(wc -l < "$WORK/describe.lines")" -eq 2 ] || fail "growing: not 2 replays' patches described: $(cat "$WORK/describe.lines")"
+grep -v 'patches 8 of 9 nodes: 0 launches whose changed parameters are all addresses, [1-9] with other parameters changed (node [0-9] (k_fill) parameter 1: 0x[0-9a-f]* -> 0x[0-9a-f]*), [1-9] with another geometry or kernel, 2 copies, sets or host functions' \
+    "$WORK/describe.lines" && fail "growing: a replay's patches described otherwise than by their parameters, geometry and sizes"
+$LIMIT env REPRISE_TRIAL=0 REPRISE_LOG=debug LD_PRELOAD="$PRELOAD" "$SCEN/rotating_args" > /dev/null 2> "$WORK/rotating.log" ||
+    fail "rotating_args exited $?"
+grep 'this replay patches' "$WORK/rotating.log" | head -1 |
+    grep -q ': [1-9][0-9]* launches whose changed parameters are all addresses (node [0-9]* (k_[a-z_]*) parameter [0-9]*: 0x[0-9a-f]* -> 0x[0-9a-f]*), 0 with other parameters changed, 0 with another geometry or kernel' ||
+    fail "rotating_args: its replay's patches are not described as addresses: $(grep -m1 'this replay patches' "$WORK/rotating.log")"
+
 # One executable instance only (every replay patches the instance launched last), and several scheduler seeds.
 for seed in 1 2 3; do
     run_growing "one_instance.$seed" REPRISE_GRAPH_INSTANCES=1 STANDIN_SEED=$seed

@@ -327,7 +327,12 @@ bool kernel_node_takes(const struct kernel_params *node, const struct kernel_par
 const char *kernel_name_of(const void *func, enum kernel_handle how)
 {
     /* layout is the entry's first member; the name was asked before the entry was published, and never changes. */
-    const struct kernel_params *layout = kernel_params_of(func, how);
+    return kernel_params_name(kernel_params_of(func, how));
+}
+
+/* The name of the kernel whose layout this is (NULL if unknown). */
+const char *kernel_params_name(const struct kernel_params *layout)
+{
     return layout ? ((const struct layout_entry *)layout)->name : NULL;
 }
 

@@ -125,6 +125,9 @@ static inline uint64_t kernel_twin_of(const void *func, enum kernel_handle how)
 /* The kernel's name (NULL if unknown), for REPRISE_EXCLUDE_KERNELS. */
 const char *kernel_name_of(const void *func, enum kernel_handle how);
 
+/* The name of the kernel whose layout this is (NULL if unknown). */
+const char *kernel_params_name(const struct kernel_params *layout);
+
 /* What takes kernels with it when it ends. */
 enum kernel_owner {
     KERNELS_OF_MODULE,  /* a module unloaded (cuModuleUnload) */

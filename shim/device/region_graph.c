@@ -83,6 +83,7 @@ struct region_graph {
        node's (the fast path takes a launch whose geometry and kernel are its record slot's, which may be stale). */
     bool shape_varies;
     unsigned seen_next;
+    unsigned patches_described;       /* replays whose patches the debug log described (describe_patches) */
     unsigned stream_count;            /* streams[0] is the one the graph is launched on */
     cudaStream_t streams[GRAPH_STREAMS_MAX];
     struct stream_joins joins;             /* the cross-stream waits around each launch */
@@ -723,6 +724,88 @@ bool region_graph_call_differs(struct region_graph *g, const struct held_list *l
 {
     region_graph_note_shape(g, list, i);
     return node_differs(g, &g->instances[g->last], i, list);
+}
+
+/* Replays of a graph whose patches the debug log describes (the first that patch anything). */
+#define PATCHES_DESCRIBED 2
+
+/* Whether a parameter's 8 bytes look like an address (a device or host pointer) rather than a count. */
+static bool looks_like_address(uint64_t v)
+{
+    return v >= 0x10000 && v < (1ull << 57);
+}
+
+/*
+ * Sorts differing launch node i into what changed: 'a' only parameters that
+ * were and are addresses (allocations moved), 'p' others too; into example
+ * the first parameter of that sort.
+ */
+static char launch_change(const struct region_graph *g, const struct graph_instance *in, unsigned i,
+                          const struct held_list *list, char *example, size_t len)
+{
+    const struct held_call *r = &list->calls[i];
+    const unsigned char *old = in->args + g->nodes[i].args_offset, *now = held_bytes(list, r);
+    const struct kernel_params *k = r->layout;
+    const char *name = kernel_params_name(k);
+    int first_address = -1, first_other = -1;
+    uint64_t values[2][2] = {{0}};
+    for (unsigned p = 0; p < k->count && first_other < 0; p++) {
+        uint32_t at = k->offset[p], size = k->size[p];
+        if (memcmp(old + at, now + at, size) == 0)
+            continue;
+        uint64_t was = 0, is = 0; /* its first 8 bytes at most, for the example */
+        memcpy(&was, old + at, size < sizeof was ? size : sizeof was);
+        memcpy(&is, now + at, size < sizeof is ? size : sizeof is);
+        bool address = size == sizeof was && looks_like_address(was) && looks_like_address(is);
+        int *first = address ? &first_address : &first_other;
+        if (*first < 0) {
+            *first = (int)p;
+            values[address][0] = was, values[address][1] = is;
+        }
+    }
+    bool other = first_other >= 0;
+    snprintf(example, len, "node %u (%.48s) parameter %d: %#llx -> %#llx", i, name ? name : "?",
+             other ? first_other : first_address, (unsigned long long)values[!other][0],
+             (unsigned long long)values[!other][1]);
+    return other ? 'p' : 'a';
+}
+
+/*
+ * At debug level, for a graph's first PATCHES_DESCRIBED replays that patch:
+ * which of the occurrence's nodes differ from the instance launched last,
+ * by what changed (why a program's replays patch: allocations that move,
+ * counters passed by value, shapes), with an example of each.
+ */
+void region_graph_describe_patches(struct region_graph *g, const struct held_list *list, unsigned region)
+{
+    if (g->patches_described >= PATCHES_DESCRIBED || list->count != g->count || !log_enabled(LOG_DEBUG))
+        return;
+    const struct graph_instance *in = &g->instances[g->last];
+    unsigned addresses = 0, parameters = 0, shapes = 0, others = 0;
+    char address_example[160] = "", parameter_example[160] = "", example[160];
+    for (unsigned i = 0; i < g->count; i++) {
+        if (!node_differs(g, in, i, list))
+            continue;
+        if (g->nodes[i].kind != CALL_LAUNCH) {
+            others++;
+        } else if (launch_shape_differs(&in->state[i], &list->calls[i])) {
+            shapes++;
+        } else if (launch_change(g, in, i, list, example, sizeof example) == 'a') {
+            if (addresses++ == 0)
+                memcpy(address_example, example, sizeof example);
+        } else if (parameters++ == 0) {
+            memcpy(parameter_example, example, sizeof example);
+        }
+    }
+    if (addresses + parameters + shapes + others == 0)
+        return;
+    g->patches_described++;
+    log_debug("region %u: this replay patches %u of %u nodes: %u launches whose changed parameters are all "
+              "addresses%s%s%s, %u with other parameters changed%s%s%s, %u with another geometry or kernel, %u "
+              "copies, sets or host functions",
+              region, addresses + parameters + shapes + others, g->count, addresses, address_example[0] ? " (" : "",
+              address_example, address_example[0] ? ")" : "", parameters, parameter_example[0] ? " (" : "",
+              parameter_example, parameter_example[0] ? ")" : "", shapes, others);
 }
 
 /* How many nodes of instance in need a patch for the occurrence. */

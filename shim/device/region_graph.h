@@ -44,6 +44,13 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
                         cudaError_t *error);
 
 /*
+ * At debug level, for a graph's first replays that patch: how many nodes
+ * differ from the instance launched last and why (addresses that moved,
+ * other parameters, geometry, copies), logged for region.
+ */
+void region_graph_describe_patches(struct region_graph *g, const struct held_list *list, unsigned region);
+
+/*
  * What a replay compares its launches' parameters with as it records them
  * (engine_fast_hold): the parameter blocks of the instance launched
  * last, node i's at (*at)[i].  They stay put until the graph's next launch.

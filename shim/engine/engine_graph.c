@@ -94,6 +94,7 @@ bool launch_replay(struct tracker *t)
     }
     cudaError_t error;
     struct graph_launch how;
+    region_graph_describe_patches(r->graph, &t->records, r->id);
     int patched = region_graph_launch(r->graph, &t->records, &how, &error);
     if (how.made) {
         /* Made even if the launch then failed: the graph keeps it. */
