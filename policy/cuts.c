@@ -24,8 +24,9 @@ enum pace_verdict pace_verdict(const struct pace *p)
  * fixed cost more at each of the k - 1 joins between segments (one graph's
  * end and the next one's start on the stream); the host ends at span plus
  * the launches (the same patches and nodes submitted, split, and k - 1
- * more fixed costs) plus the last segment's share of the work.  A launch-bound loop whose host makes its calls in a few
- * microseconds gains a few microseconds at most, less than the bar; a
+ * more fixed costs) plus the last segment's share of the work.  A
+ * launch-bound loop whose host makes its calls in a few microseconds
+ * gains a few microseconds at most, less than the bar; a
  * region whose host takes tens of microseconds and whose GPU then works
  * for as long (a training step whose library does host work between its
  * launches, a decoder's token) gains most of the wait.

@@ -90,9 +90,9 @@ enum pace_verdict {
  * `segments` the segments it would be launched in.  The launch it is held
  * against is the shortest seen (and the shortest submission: a launch less
  * its patching): a launch that waited (a full launch queue, a lock) says
- * nothing of what launching costs.  Slow: the host is slow between calls, or the GPU's
- * wait says that segments would end sooner (overlap_pays).  Returns the
- * verdict of the last CUTS_PACE_SAMPLES samples.
+ * nothing of what launching costs.  Slow: the host is slow between calls,
+ * or the GPU's wait says that segments would end sooner (overlap_pays).
+ * Returns the verdict of the last CUTS_PACE_SAMPLES samples.
  */
 enum pace_verdict pace_sample(struct pace *p, uint64_t span_ns, unsigned calls, uint64_t launch_ns,
                               uint64_t patch_ns, uint64_t wait_ns, unsigned segments);

@@ -736,38 +736,32 @@ static bool looks_like_address(uint64_t v)
 }
 
 /*
- * Sorts differing launch node i into what changed: 'a' only parameters that
- * were and are addresses (allocations moved), 'p' others too; into example
- * the first parameter of that sort.
+ * Whether differing launch node i has a changed parameter other than one
+ * that was and is an address (false: only allocations moved); into example
+ * its first such parameter, else its first changed address.
  */
-static char launch_change(const struct region_graph *g, const struct graph_instance *in, unsigned i,
-                          const struct held_list *list, char *example, size_t len)
+static bool launch_values_change(const struct region_graph *g, const struct graph_instance *in, unsigned i,
+                                 const struct held_list *list, char *example, size_t len)
 {
     const struct held_call *r = &list->calls[i];
     const unsigned char *old = in->args + g->nodes[i].args_offset, *now = held_bytes(list, r);
     const struct kernel_params *k = r->layout;
     const char *name = kernel_params_name(k);
-    int first_address = -1, first_other = -1;
-    uint64_t values[2][2] = {{0}};
-    for (unsigned p = 0; p < k->count && first_other < 0; p++) {
+    bool other = false;
+    example[0] = '\0';
+    for (unsigned p = 0; p < k->count && !other; p++) {
         uint32_t at = k->offset[p], size = k->size[p];
         if (memcmp(old + at, now + at, size) == 0)
             continue;
         uint64_t was = 0, is = 0; /* its first 8 bytes at most, for the example */
         memcpy(&was, old + at, size < sizeof was ? size : sizeof was);
         memcpy(&is, now + at, size < sizeof is ? size : sizeof is);
-        bool address = size == sizeof was && looks_like_address(was) && looks_like_address(is);
-        int *first = address ? &first_address : &first_other;
-        if (*first < 0) {
-            *first = (int)p;
-            values[address][0] = was, values[address][1] = is;
-        }
+        other = !(size == sizeof was && looks_like_address(was) && looks_like_address(is));
+        if (other || example[0] == '\0')
+            snprintf(example, len, "node %u (%.48s) parameter %u: %#llx -> %#llx", i, name ? name : "?", p,
+                     (unsigned long long)was, (unsigned long long)is);
     }
-    bool other = first_other >= 0;
-    snprintf(example, len, "node %u (%.48s) parameter %d: %#llx -> %#llx", i, name ? name : "?",
-             other ? first_other : first_address, (unsigned long long)values[!other][0],
-             (unsigned long long)values[!other][1]);
-    return other ? 'p' : 'a';
+    return other;
 }
 
 /*
@@ -790,7 +784,7 @@ void region_graph_describe_patches(struct region_graph *g, const struct held_lis
             others++;
         } else if (launch_shape_differs(&in->state[i], &list->calls[i])) {
             shapes++;
-        } else if (launch_change(g, in, i, list, example, sizeof example) == 'a') {
+        } else if (!launch_values_change(g, in, i, list, example, sizeof example)) {
             if (addresses++ == 0)
                 memcpy(address_example, example, sizeof example);
         } else if (parameters++ == 0) {

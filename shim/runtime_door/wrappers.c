@@ -114,7 +114,7 @@ static bool door_observe_sequence(const struct call *c, enum call_kind kind)
     static __attribute__((noinline, cold)) cudaError_t name##_timed params                                  \
     {                                                                                                       \
         HOOK_REAL(name);                                                                                    \
-        uint64_t start = monotonic_ns();                                                                   \
+        uint64_t start = monotonic_ns();                                                                    \
         cudaError_t result = real args;                                                                     \
         observe_timed(CALL_##kind, start);                                                                  \
         return result;                                                                                      \
