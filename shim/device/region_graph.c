@@ -738,7 +738,9 @@ static bool looks_like_address(uint64_t v)
 /*
  * Whether differing launch node i has a changed parameter other than one
  * that was and is an address (false: only allocations moved); into example
- * its first such parameter, else its first changed address.
+ * its first such change, else its first changed address.  A parameter wider
+ * than 8 bytes (a struct passed by value, which may carry addresses inside)
+ * is compared 8 bytes at a time, and the example names the bytes.
  */
 static bool launch_values_change(const struct region_graph *g, const struct graph_instance *in, unsigned i,
                                  const struct held_list *list, char *example, size_t len)
@@ -751,15 +753,22 @@ static bool launch_values_change(const struct region_graph *g, const struct grap
     example[0] = '\0';
     for (unsigned p = 0; p < k->count && !other; p++) {
         uint32_t at = k->offset[p], size = k->size[p];
-        if (memcmp(old + at, now + at, size) == 0)
-            continue;
-        uint64_t was = 0, is = 0; /* its first 8 bytes at most, for the example */
-        memcpy(&was, old + at, size < sizeof was ? size : sizeof was);
-        memcpy(&is, now + at, size < sizeof is ? size : sizeof is);
-        other = !(size == sizeof was && looks_like_address(was) && looks_like_address(is));
-        if (other || example[0] == '\0')
-            snprintf(example, len, "node %u (%.48s) parameter %u: %#llx -> %#llx", i, name ? name : "?", p,
+        for (uint32_t word = 0; word < size && !other; word += 8) {
+            uint32_t width = size - word < 8 ? size - word : 8;
+            if (memcmp(old + at + word, now + at + word, width) == 0)
+                continue;
+            uint64_t was = 0, is = 0;
+            memcpy(&was, old + at + word, width);
+            memcpy(&is, now + at + word, width);
+            other = !(width == 8 && (at + word) % 8 == 0 && looks_like_address(was) && looks_like_address(is));
+            if (!other && example[0] != '\0')
+                continue;
+            char bytes[40] = "";
+            if (size > 8)
+                snprintf(bytes, sizeof bytes, " (bytes %u-%u of %u)", word, word + width - 1, size);
+            snprintf(example, len, "node %u (%.48s) parameter %u%s: %#llx -> %#llx", i, name ? name : "?", p, bytes,
                      (unsigned long long)was, (unsigned long long)is);
+        }
     }
     return other;
 }
@@ -776,7 +785,7 @@ void region_graph_describe_patches(struct region_graph *g, const struct held_lis
         return;
     const struct graph_instance *in = &g->instances[g->last];
     unsigned addresses = 0, parameters = 0, shapes = 0, others = 0;
-    char address_example[160] = "", parameter_example[160] = "", example[160];
+    char address_example[192] = "", parameter_example[192] = "", example[192];
     for (unsigned i = 0; i < g->count; i++) {
         if (!node_differs(g, in, i, list))
             continue;
