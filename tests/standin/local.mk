@@ -146,6 +146,14 @@ tests_scenarios_rotating_args_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_rotating_args_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/arg_sets.sh
 EXTRA_DIST += tests/standin/arg_sets.sh
+## Parameters wider than 8 bytes: an address and a counter changing inside two launches' by-value tables;
+## tests/standin/wide_param.sh checks the debug log's description of the patches (stand-in only).
+check_PROGRAMS += tests/scenarios/wide_param
+tests_scenarios_wide_param_SOURCES = tests/scenarios/wide_param.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_wide_param_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_wide_param_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/wide_param.sh
+EXTRA_DIST += tests/standin/wide_param.sh
 ## Gaps between a kernel's parameters (issue 24, item 5): the same arguments every iteration, other bytes where
 ## the gap is; tests/standin/param_gaps.sh requires replays that patch nothing (stand-in only: no GPU twin yet).
 check_PROGRAMS += tests/scenarios/param_gaps
