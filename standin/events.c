@@ -229,10 +229,42 @@ cudaError_t standin_driver_event_destroy(cudaEvent_t ev)
     DRIVER_CALL(event_destroy(ev, "cuEventDestroy"));
 }
 
+/* A record through the driver: refused once, recording nothing, after standin_fail_driver_record. */
+static cudaError_t driver_record(cudaEvent_t he, cudaStream_t hs, unsigned flags, bool ptsz)
+{
+    struct event *ev = NULL;
+    if (event_get(he, &ev) == cudaSuccess && ev->fail_driver_record) {
+        ev->fail_driver_record = false;
+        return cudaErrorMemoryAllocation;
+    }
+    return event_record(he, hs, flags, ptsz);
+}
+
 /* cuEventRecord / cuEventRecordWithFlags. */
 cudaError_t standin_driver_event_record(cudaEvent_t ev, cudaStream_t h, unsigned flags, bool ptsz)
 {
-    DRIVER_CALL(event_record(ev, h, flags, ptsz));
+    DRIVER_CALL(driver_record(ev, h, flags, ptsz));
+}
+
+/* Marks event so that its next record through the driver fails. */
+static cudaError_t fail_driver_record(cudaEvent_t h)
+{
+    struct event *ev = NULL;
+    TRY(event_get(h, &ev));
+    ev->fail_driver_record = true;
+    return cudaSuccess;
+}
+
+/*
+ * For tests (exported): the next cuEventRecord of event through the driver
+ * fails with CUDA_ERROR_OUT_OF_MEMORY, once, and records nothing, as a
+ * driver out of memory would; the runtime's cudaEventRecord is not
+ * affected.  A runtime program's events are recorded through the driver
+ * only by a library or an interposer (reprise's owed records).
+ */
+cudaError_t standin_fail_driver_record(cudaEvent_t event)
+{
+    DRIVER_CALL(fail_driver_record(event));
 }
 
 /* cuEventElapsedTime(_v2). */

@@ -154,6 +154,8 @@ void device_time_queue(unsigned long kernels);
 void device_time_wait(void);
 /* A program's own host work, us microseconds (exported; on the virtual host clock if preloaded, else a sleep). */
 void standin_host_work(long us);
+/* The next cuEventRecord of event through the driver fails (exported, for tests; events.c). */
+cudaError_t standin_fail_driver_record(cudaEvent_t event);
 
 /* ------------------------------------------------------------ work */
 
@@ -287,6 +289,7 @@ struct event {
     size_t ndeps;
     int pending;                /* queued record ops pointing here */
     bool destroyed;
+    bool fail_driver_record;    /* its next cuEventRecord fails (standin_fail_driver_record) */
     UT_hash_handle hh;
 };
 

@@ -140,6 +140,13 @@ check_PROGRAMS += tests/standin/owed_records
 tests_standin_owed_records_SOURCES = tests/standin/owed_records.c tests/standin/fork3_loop.h $(STANDIN_SCENARIO_INCS)
 tests_standin_owed_records_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS) -lpthread
 tests_standin_owed_records_LDFLAGS = $(STANDIN_LINK_FLAGS)
+## tests/standin/owed_record_error: fork3's loop and a region waiting for its event, whose owed record the stand-in
+## refuses once; tests/owed_records.sh checks that occurrence falls back.
+check_PROGRAMS += tests/standin/owed_record_error
+tests_standin_owed_record_error_SOURCES = tests/standin/owed_record_error.c tests/standin/fork3_loop.h \
+	$(STANDIN_SCENARIO_INCS)
+tests_standin_owed_record_error_LDADD = $(STANDIN_LINK_LIBS)
+tests_standin_owed_record_error_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/owed_records.sh
 EXTRA_DIST += tests/owed_records.sh
 ## Calls in flight (issue 15, item 2): a second thread's calls down every forwarding path, then silence, while the

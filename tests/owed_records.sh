@@ -17,7 +17,8 @@
 # fork/join region make no record (each replay drops the records the last
 # one owed), and its graph keeps record nodes for the timed pair alone.
 # tests/owed_waits.sh's fork3 then checks a replay is one launch and one
-# join record.
+# join record.  Last, a record owed before a graph that the driver refuses
+# makes that occurrence fall back (tests/standin/owed_record_error).
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$TESTS_BIN/standin/owed_records"
 [ -x "$PROG" ] || { fail "$PROG is not built"; finish; }
@@ -64,4 +65,22 @@ made=$(grep -c 'made the record it owed' "$WORK/fork3.log")
 echo "fork3: $launches replays, $made owed records made"
 [ "$launches" -ge 30 ] || fail "fork3: $launches replays of the fork/join region, expected at least 30"
 [ "$made" -eq 0 ] || fail "fork3: $made owed records were made, expected none (each replay drops them)"
+
+# A record owed before a graph that the driver refuses (tests/standin/owed_record_error: the stand-in refuses
+# j1's next record through the driver at iteration 30, just before the graph that waits for it is launched):
+# that occurrence falls back, saying why, its calls forwarded once the record is made; a graph launched anyway
+# would wait for j1's record of the iteration before, and its read of c1 overtakes the write for some seeds.
+ERR="$TESTS_BIN/standin/owed_record_error"
+"$ERR" > "$WORK/error.plain" 2>&1 || fail "owed_record_error without the shim exited $?"
+"$ERR" 30 > "$WORK/error.out" 2>&1 || fail "owed_record_error 30 without the shim exited $?"
+cmp -s "$WORK/error.plain" "$WORK/error.out" || fail "owed_record_error: the refused record changed the output without the shim"
+differ=
+for seed in 1 2 3 4 5 6; do
+    $LIMIT env LD_PRELOAD="$PRELOAD" REPRISE_TRIAL=0 REPRISE_LOG=info STANDIN_SEED=$seed "$ERR" 30 \
+        > "$WORK/error.out" 2> "$WORK/error.log" || fail "owed_record_error (seed $seed) exited $?"
+    cmp -s "$WORK/error.plain" "$WORK/error.out" || differ="$differ $seed"
+    expect_count "$WORK/error.log" "fell back after 4 of 4 calls (graph_error: the record of an event that an earlier graph owed, due before this one failed: cudaErrorMemoryAllocation)" 1
+    expect_count "$WORK/error.log" "fell back" 1
+done
+[ -z "$differ" ] || fail "owed_record_error: auto differs from no shim for seeds$differ"
 finish

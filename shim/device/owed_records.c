@@ -33,19 +33,24 @@ static atomic_uint slots_used;    /* slots [0, slots_used) may be taken */
 static struct owed_record slots[OWED_SLOTS];
 static pthread_mutex_t owed_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Records event on stream now, in context (the settling thread may have none current); says so if it cannot (once). */
+/* Records event on stream now, in context (the settling thread may have none current). */
 static CUresult record_now(cudaEvent_t event, cudaStream_t stream, CUcontext context)
 {
-    static atomic_bool told;
     CUcontext mine;
     bool switched = libcuda_context_enter(context, &mine);
     CUresult err = DEVICE_CALL(cuEventRecord, event, stream);
     libcuda_context_leave(switched, mine);
-    if (err != CUDA_SUCCESS && !atomic_exchange(&told, true))
+    return err;
+}
+
+/* Says (once) that a record owed after a graph was given up: it could not be made (err). */
+static void say_record_lost(cudaEvent_t event, CUresult err)
+{
+    static atomic_bool told;
+    if (!atomic_exchange(&told, true))
         log_warn("event %p could not be recorded after the graph that recorded it (%s): what waits for it may "
                  "overtake the graph's work",
                  (void *)event, libcuda_error_name(err));
-    return err;
 }
 
 /* Frees slot i (under the lock). */
@@ -57,18 +62,33 @@ static void slot_free(unsigned i)
     atomic_fetch_sub_explicit(&owed_record_count, 1, memory_order_relaxed);
 }
 
-/* Makes the record of slot i, for the host to observe (see owed_records_observe) or not, and frees it (under the lock). */
-static CUresult slot_settle(unsigned i, bool host_observes)
+/* Makes the record of slot i (under the lock); the slot stays taken. */
+static CUresult slot_record(unsigned i)
 {
     struct owed_record *s = &slots[i];
     cudaEvent_t event = atomic_load_explicit(&s->event, memory_order_relaxed);
     cudaStream_t stream = atomic_load_explicit(&s->stream, memory_order_relaxed);
     CUresult err = record_now(event, stream, s->context);
+    if (err == CUDA_SUCCESS)
+        log_debug("event %p made the record it owed after a graph launched on stream %p", (void *)event,
+                  (void *)stream);
+    return err;
+}
+
+/*
+ * Makes the record of slot i, for the host to observe (see
+ * owed_records_observe) or not, and frees it, made or not (under the lock).
+ */
+static CUresult slot_settle(unsigned i, bool host_observes)
+{
+    struct owed_record *s = &slots[i];
+    cudaEvent_t event = atomic_load_explicit(&s->event, memory_order_relaxed);
+    CUresult err = slot_record(i);
+    if (err != CUDA_SUCCESS)
+        say_record_lost(event, err);
     /* The program may have seen the graph done (a sync, a query): a query of the event must then say so. */
-    if (err == CUDA_SUCCESS && host_observes &&
-        atomic_load_explicit(&owed_record_host_waits, memory_order_relaxed) != s->host_waits)
+    else if (host_observes && atomic_load_explicit(&owed_record_host_waits, memory_order_relaxed) != s->host_waits)
         err = DEVICE_CALL(cuEventSynchronize, event);
-    log_debug("event %p made the record it owed after a graph launched on stream %p", (void *)event, (void *)stream);
     slot_free(i);
     return err;
 }
@@ -124,28 +144,39 @@ static bool among(const cudaEvent_t *events, unsigned count, cudaEvent_t event)
     return false;
 }
 
-/* Before a fast-path graph is launched on streams[0]: what it follows is made, what it records again dropped. */
-void owed_records_before_launch(const cudaStream_t *streams, unsigned count, const cudaEvent_t *records,
-                                unsigned nrecords, const cudaEvent_t *waits, unsigned nwaits)
+/*
+ * Before a fast-path graph is launched on streams[0]: what it follows is
+ * made, what it records again dropped.  A record that cannot be made stays
+ * owed, and so do the rest: the graph, which would wait for the event as
+ * recorded before, is not launched (see owed_records.h).
+ */
+CUresult owed_records_before_launch(const cudaStream_t *streams, unsigned count, const cudaEvent_t *records,
+                                    unsigned nrecords, const cudaEvent_t *waits, unsigned nwaits)
 {
     if (atomic_load_explicit(&owed_record_count, memory_order_relaxed) == 0)
-        return;
+        return CUDA_SUCCESS;
     bool legacy = among((const cudaEvent_t *)streams, count, (cudaEvent_t)cudaStreamLegacy);
+    CUresult err = CUDA_SUCCESS;
     pthread_mutex_lock(&owed_lock);
     unsigned used = atomic_load_explicit(&slots_used, memory_order_relaxed);
-    for (unsigned i = 0; i < used; i++) {
+    for (unsigned i = 0; i < used && err == CUDA_SUCCESS; i++) {
         cudaEvent_t event = atomic_load_explicit(&slots[i].event, memory_order_relaxed);
         if (event == NULL)
             continue;
         cudaStream_t stream = atomic_load_explicit(&slots[i].stream, memory_order_relaxed);
-        if (among(waits, nwaits, event))
-            (void)slot_settle(i, false); /* the graph's wait node waits for the record before it */
-        else if (among(records, nrecords, event))
+        bool follows = among(waits, nwaits, event); /* the graph's wait node waits for the record before it */
+        if (!follows && among(records, nrecords, event)) {
             slot_free(i); /* recorded again by the graph before anything observed it: dropped */
-        else if (among((const cudaEvent_t *)streams, count, (cudaEvent_t)stream) || (legacy && slots[i].barrier))
-            (void)slot_settle(i, false); /* the graph is later work on its stream */
+            continue;
+        }
+        /* Or the graph is later work on its stream. */
+        follows = follows || among((const cudaEvent_t *)streams, count, (cudaEvent_t)stream) ||
+                  (legacy && slots[i].barrier);
+        if (follows && (err = slot_record(i)) == CUDA_SUCCESS)
+            slot_free(i);
     }
     pthread_mutex_unlock(&owed_lock);
+    return err;
 }
 
 /* A free slot (under the lock), or -1 if the table is full. */
@@ -178,6 +209,8 @@ CUresult owed_records_note(const cudaEvent_t *events, unsigned count, cudaStream
         int i = slot_take();
         if (i < 0) {
             CUresult err = record_now(events[k], stream, NULL); /* no room: made now (this context) */
+            if (err != CUDA_SUCCESS)
+                say_record_lost(events[k], err);
             first = first == CUDA_SUCCESS ? err : first;
             continue;
         }

@@ -78,10 +78,14 @@ static inline void owed_records_host_waits(void)
  * of an event the graph records again (records[0..nrecords), as a node
  * or owed again after the launch), which is dropped; a record of an event the graph
  * waits for as one recorded before it (waits[0..nwaits)) is made whatever
- * its stream.
+ * its stream.  Returns the error of a record that could not be made: it
+ * stays owed, and so do those not reached yet; the graph must not be
+ * launched (its wait would find the event's previous record), and the
+ * occurrence falls back, its calls forwarded after every owed record is
+ * tried again (owed_records_settle_all).
  */
-void owed_records_before_launch(const cudaStream_t *streams, unsigned count, const cudaEvent_t *records,
-                                unsigned nrecords, const cudaEvent_t *waits, unsigned nwaits);
+CUresult owed_records_before_launch(const cudaStream_t *streams, unsigned count, const cudaEvent_t *records,
+                                    unsigned nrecords, const cudaEvent_t *waits, unsigned nwaits);
 
 /*
  * After a fast-path graph was launched on stream in context: events[0..count)

@@ -988,17 +988,28 @@ static CUresult refill_staging(struct region_graph *g, const struct held_list *l
     return err;
 }
 
-/* Submits in on the region's streams: the records owed before it, the joins into streams[0], the graph launch. */
-static CUresult submit_instance(struct region_graph *g, struct graph_instance *in)
+/*
+ * Submits in on the region's streams: the records owed before it, the
+ * joins into streams[0], the graph launch; *failed names the step that
+ * failed.  A record owed before it that cannot be made stops it: the
+ * graph's wait for that event would find its previous record.
+ */
+static CUresult submit_instance(struct region_graph *g, struct graph_instance *in, const char **failed)
 {
-    owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count, g->waited,
-                               g->waited_count);
-    CUresult err = stream_joins_before(&g->joins, g->streams, g->stream_count);
-    if (err == CUDA_SUCCESS) {
-        err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
-        if (err != CUDA_SUCCESS)
-            log_debug("cuGraphLaunch failed: %s", libcuda_error_name(err));
+    CUresult err = owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count,
+                                              g->waited, g->waited_count);
+    if (err != CUDA_SUCCESS) {
+        *failed = "the record of an event that an earlier graph owed, due before this one";
+        return err;
     }
+    err = stream_joins_before(&g->joins, g->streams, g->stream_count);
+    if (err != CUDA_SUCCESS) {
+        *failed = "joining the region's streams before the launch";
+        return err;
+    }
+    err = DEVICE_CALL(cuGraphLaunch, in->exec, g->streams[0]);
+    if (err != CUDA_SUCCESS)
+        *failed = "cuGraphLaunch";
     return err;
 }
 
@@ -1023,8 +1034,10 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
 {
     how->made = false;
     how->patch_ns = 0;
+    how->failed = NULL;
     CUresult err = in_graph_context(g);
     if (err != CUDA_SUCCESS) {
+        how->failed = "making the graph's context current";
         *error = (cudaError_t)err;
         return -1;
     }
@@ -1034,10 +1047,12 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
     uint64_t patch_began = count ? monotonic_ns() : 0;
     int patched = patch_nodes(g, in, list, nodes, count, &err);
     how->patch_ns = count ? monotonic_ns() - patch_began : 0;
-    if (err == CUDA_SUCCESS && g->staging)
-        err = refill_staging(g, list);
+    if (err != CUDA_SUCCESS)
+        how->failed = "patching a node";
+    if (err == CUDA_SUCCESS && g->staging && (err = refill_staging(g, list)) != CUDA_SUCCESS)
+        how->failed = "waiting for the staging buffer";
     if (err == CUDA_SUCCESS)
-        err = submit_instance(g, in);
+        err = submit_instance(g, in, &how->failed);
     bool launched = err == CUDA_SUCCESS;
     if (launched) {
         g->last = (unsigned)(in - g->instances);

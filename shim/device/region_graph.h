@@ -18,6 +18,7 @@ struct graph_launch {
     unsigned instances; /* how many the graph has now */
     bool made;          /* it was made for this launch (a recurring argument set) */
     uint64_t patch_ns;  /* how long patching its nodes took (0: none patched) */
+    const char *failed; /* nothing launched: the step that failed, for the log ("patching a node", ...) */
 };
 
 /*

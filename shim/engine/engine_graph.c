@@ -105,7 +105,10 @@ bool launch_replay(struct tracker *t)
         trace_event("instance_made", "\"region\":%u,\"instances\":%u", r->id, how.instances);
     }
     if (patched < 0) {
-        fall_back(t, FALLBACK_GRAPH_ERROR, runtime_error_name(error));
+        char failed[160];
+        snprintf(failed, sizeof failed, "%s failed: %s", how.failed ? how.failed : "the launch",
+                 runtime_error_name(error));
+        fall_back(t, FALLBACK_GRAPH_ERROR, failed);
         return false;
     }
     set_pending(t, false);
