@@ -24,6 +24,8 @@ struct layout_entry {
 };
 
 _Static_assert(offsetof(struct layout_entry, layout) == 0, "kernel_name_of finds the entry from its layout");
+_Static_assert(offsetof(struct kernel_params, func) == 0 && offsetof(struct kernel_params, function) == sizeof(void *),
+               "entry_take clears everything after func");
 
 /* Kernels of one name, parameter layout, context and kind of handle (kernel_twin_of): the first live one names all. */
 struct twin_class {
@@ -35,8 +37,24 @@ struct twin_class {
 
 static struct layout_entry *layouts;
 static struct twin_class *twins;
-/* Layouts forgotten (kernel_params_retire): never freed, since recorded calls and graphs may point at them. */
-static struct layout_entry *retired;
+/*
+ * Layouts forgotten (kernel_params_retire), oldest first.  Recorded calls
+ * (a slot keeps the layout its call had last) and every thread's cache may
+ * still point at one, so none is freed: each compares the layout's func
+ * with a launch's before using it, and a forgotten one's is RETIRED_FUNC,
+ * which no launch names.  But a program that loads and unloads a module
+ * at every step (cuDNN's runtime-compiled kernels, a JIT) would forget
+ * layouts without end: past LAYOUTS_RETIRED_KEPT forgotten ones, the
+ * oldest one's memory is the next new layout's (entry_take).  Whoever
+ * still points there finds a layout then, another kernel's, which it
+ * takes only for a launch of that kernel: the right one.  The cache holds
+ * the layouts of the kernels loaded now, LAYOUTS_RETIRED_KEPT forgotten
+ * ones, and those forgotten since the last new layout was made.
+ */
+static struct layout_entry *retired, *retired_last;
+static unsigned retired_count;
+static unsigned long long retired_total, retired_reused;
+#define LAYOUTS_RETIRED_KEPT 64
 /* What a forgotten layout's func becomes: no launch names it, so every cached test against it fails. */
 #define RETIRED_FUNC ((const void *)&retired)
 static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -149,12 +167,12 @@ static unsigned function_attribute(CUfunction f, CUfunction_attribute attribute)
     return (unsigned)value;
 }
 
-/* Notes where a known layout's function came from (its module, its library if any) and its launch limits. */
-static void note_owners(struct layout_entry *e, enum kernel_handle how)
+/* Notes where a known layout's function (of handle func) came from (module, library if any) and its launch limits. */
+static void note_owners(struct layout_entry *e, const void *func, enum kernel_handle how)
 {
     if (DEVICE_CALL(cuFuncGetModule, &e->layout.module, e->layout.function) != CUDA_SUCCESS)
         e->layout.module = NULL;
-    e->layout.library = library_of(e->layout.func, how);
+    e->layout.library = library_of(func, how);
     e->layout.max_threads = function_attribute(e->layout.function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     e->layout.max_dynamic_shared =
         function_attribute(e->layout.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
@@ -188,10 +206,9 @@ bool kernel_params_launch_fits(const struct kernel_params *layout, dim3 grid, di
     return now == 0 || shared_mem <= now;
 }
 
-/* Finds the driver function behind a launch's handle and its layout. */
-static void find_layout(struct layout_entry *e, enum kernel_handle how)
+/* Finds the driver function behind a launch's handle (func) and its layout. */
+static void find_layout(struct layout_entry *e, const void *func, enum kernel_handle how)
 {
-    const void *func = e->layout.func;
     if (DEVICE_CALL(cuCtxGetCurrent, &e->layout.context) != CUDA_SUCCESS)
         e->layout.context = NULL;
     CUfunction f = NULL;
@@ -208,7 +225,7 @@ static void find_layout(struct layout_entry *e, enum kernel_handle how)
         /* A CUfunction names itself; a CUkernel cast to one has a function in the current context. */
         if (query_layout(&e->layout, (CUfunction)func)) {
             e->known = true;
-            note_owners(e, how);
+            note_owners(e, func, how);
             return;
         }
         f = function_of_kernel(func);
@@ -216,7 +233,7 @@ static void find_layout(struct layout_entry *e, enum kernel_handle how)
     }
     e->known = f != NULL && query_layout(&e->layout, f);
     if (e->known)
-        note_owners(e, how);
+        note_owners(e, func, how);
 }
 
 /* The key of e's kind of kernel: its name, layout, context and kind of handle, hashed (FNV-1a); 0 without a name. */
@@ -248,10 +265,10 @@ static bool twins_alike(const struct layout_entry *a, const struct layout_entry 
            kernel_params_same_layout(&a->layout, &b->layout);
 }
 
-/* Names known kernel e by its twin (layouts_lock held): its class's first, or e itself, first of a new class. */
-static void join_twins(struct layout_entry *e)
+/* Names known kernel e (handle func) by its twin (layouts_lock held): its class's first, or e, first of a new class. */
+static void join_twins(struct layout_entry *e, const void *func)
 {
-    e->layout.twin = e->layout.func;
+    e->layout.twin = func;
     uint64_t key = twin_key_of(e);
     if (key == 0)
         return;
@@ -267,19 +284,52 @@ static void join_twins(struct layout_entry *e)
         return; /* another kind of kernel whose key is the same: named by itself */
     }
     e->twin_key = key;
-    e->layout.twin = c->first->layout.func;
+    e->layout.twin = c->first == e ? func : c->first->layout.func; /* e's own func is set once it is complete */
 }
 
-/* Finds the driver function behind a launch's handle, its layout and its twin. */
-static void resolve(struct layout_entry *e, enum kernel_handle how)
+/* Finds the driver function behind a launch's handle (func), its layout and its twin; e's func is not set yet. */
+static void resolve(struct layout_entry *e, const void *func, enum kernel_handle how)
 {
-    find_layout(e, how);
+    find_layout(e, func, how);
     e->how = how;
     if (!e->known)
         return;
     if (DEVICE_CALL(cuFuncGetName, &e->name, e->layout.function) != CUDA_SUCCESS)
         e->name = NULL;
-    join_twins(e);
+    join_twins(e, func);
+}
+
+/*
+ * Memory for a new layout (layouts_lock held): the oldest forgotten one's
+ * past LAYOUTS_RETIRED_KEPT (cleared but for its func, which stays
+ * RETIRED_FUNC until the new layout is complete), else new; NULL if out of
+ * memory.
+ */
+static struct layout_entry *entry_take(void)
+{
+    if (retired_count <= LAYOUTS_RETIRED_KEPT)
+        return calloc(1, sizeof(struct layout_entry));
+    struct layout_entry *e = retired;
+    retired = e->retired_next;
+    if (retired == NULL)
+        retired_last = NULL;
+    retired_count--;
+    retired_reused++;
+    memset(&e->layout.function, 0, sizeof *e - offsetof(struct layout_entry, layout.function));
+    return e;
+}
+
+/* Adds forgotten layout e to the list, the newest (layouts_lock held). */
+static void retired_add(struct layout_entry *e)
+{
+    e->retired_next = NULL;
+    if (retired_last)
+        retired_last->retired_next = e;
+    else
+        retired = e;
+    retired_last = e;
+    retired_count++;
+    retired_total++;
 }
 
 /* The layout of func's parameters, or NULL if libcuda cannot tell. */
@@ -287,12 +337,13 @@ const struct kernel_params *kernel_params_of(const void *func, enum kernel_handl
 {
     unsigned slot = (unsigned)(((uintptr_t)func >> 4) % LAYOUT_CACHE_SIZE);
     struct layout_entry *e = layout_cache[slot];
-    if (__builtin_expect(e == NULL || e->layout.func != func, 0)) {
+    /* Acquire: the entry may have been another kernel's, forgotten and taken again (its func is written last). */
+    if (__builtin_expect(e == NULL || __atomic_load_n(&e->layout.func, __ATOMIC_ACQUIRE) != func, 0)) {
         pthread_mutex_lock(&layouts_lock);
         HASH_FIND_PTR(layouts, &func, e);
-        if (e == NULL && (e = calloc(1, sizeof *e)) != NULL) {
-            e->layout.func = func;
-            resolve(e, how);
+        if (e == NULL && (e = entry_take()) != NULL) {
+            resolve(e, func, how);
+            __atomic_store_n(&e->layout.func, func, __ATOMIC_RELEASE);
             HASH_ADD_PTR(layouts, layout.func, e);
         }
         pthread_mutex_unlock(&layouts_lock);
@@ -428,8 +479,7 @@ unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const
         HASH_DEL(layouts, e);
         /* Each thread's cache and each recorded slot compare func before using a layout: none matches now. */
         __atomic_store_n(&e->layout.func, RETIRED_FUNC, __ATOMIC_RELEASE);
-        e->retired_next = retired;
-        retired = e;
+        retired_add(e);
     }
     if (orphaned)
         rename_orphaned_twins();
@@ -441,6 +491,17 @@ unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const
     }
     *handles = list.at;
     return list.count;
+}
+
+/* How many layouts the cache holds (live, and forgotten but kept), and how many were forgotten and reused in all. */
+void kernel_params_counts(struct kernel_params_counts *counts)
+{
+    pthread_mutex_lock(&layouts_lock);
+    counts->live = HASH_COUNT(layouts);
+    counts->retired_kept = retired_count;
+    counts->retired_total = retired_total;
+    counts->reused = retired_reused;
+    pthread_mutex_unlock(&layouts_lock);
 }
 
 /* Frees the cache (at exit). */

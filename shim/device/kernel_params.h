@@ -145,9 +145,21 @@ enum kernel_owner {
  * sets *all when that list could not be made (every handle must then be
  * taken as gone).  A twin that goes hands its name to another live kernel
  * of its kind.  A forgotten layout stays readable: a recorded call or a
- * graph may still point at it.
+ * graph may still point at it (and its memory may become another kernel's
+ * layout later: whoever uses a layout compares its func first).
  */
 unsigned kernel_params_retire(enum kernel_owner owner, const void *handle, const void ***handles, bool *all);
+
+/* What the layout cache holds, for the exit summary. */
+struct kernel_params_counts {
+    unsigned live;                    /* layouts of kernels not forgotten */
+    unsigned retired_kept;            /* forgotten ones still kept (at most 64 past those reused) */
+    unsigned long long retired_total; /* forgotten since the start */
+    unsigned long long reused;        /* forgotten ones whose memory a new layout took */
+};
+
+/* How many layouts the cache holds (live, and forgotten but kept), and how many were forgotten and reused in all. */
+void kernel_params_counts(struct kernel_params_counts *counts);
 
 /* Frees the cache (at exit). */
 void kernel_params_clear(void);

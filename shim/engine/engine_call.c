@@ -303,6 +303,9 @@ static struct arena_place arena_place_of(const struct held_list *list, unsigned 
     if (i >= list->capacity || i > list->count)
         return (struct arena_place){0, 0};
     const struct held_call *r = &list->calls[i];
+    /* A layout forgotten since (its memory perhaps another kernel's now: kernel_params.c) tells nothing: elsewhere. */
+    if (r->layout && r->layout->func != r->call.func)
+        return (struct arena_place){UINT32_MAX, 0};
     if (r->layout)
         return (struct arena_place){r->arena_offset, r->layout->total + sizeof(CUlaunchAttribute) * r->num_attrs};
     return r->staged ? (struct arena_place){r->arena_offset, r->call.bytes} : (struct arena_place){0, 0};

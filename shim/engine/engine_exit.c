@@ -7,6 +7,7 @@
 #include "engine_exit.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
+#include "kernel_params.h"
 #include "log.h"
 #include "owed_waits.h"
 #include "stream_order.h"
@@ -103,5 +104,12 @@ void engine_summary(bool to_log)
                 "\"built\":%llu,\"replayed\":%llu,\"evicted\":%llu,\"evicted_unreplayed\":%llu,\"invalidated\":%llu,"
                 "\"crowded\":%llu",
                 built, replayed, evicted, unreplayed, invalidated, crowded);
+    struct kernel_params_counts layouts;
+    kernel_params_counts(&layouts);
+    if (to_log && layouts.retired_total)
+        log_always(LOG_INFO,
+                   "kernel layouts: %u kept for the kernels loaded now, %u of unloaded kernels kept; %llu forgotten "
+                   "in all (modules and libraries unloaded), %llu of them reused for new kernels",
+                   layouts.live, layouts.retired_kept, layouts.retired_total, layouts.reused);
 }
 

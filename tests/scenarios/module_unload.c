@@ -21,6 +21,13 @@
  * MODULE_UNLOAD_SELF_BUG=1 (a negative control): the program itself builds a
  * graph of the first module's kernel and launches it after the unload, which
  * crashes on a GPU and aborts on the stand-in.
+ *
+ * With the arguments "churn N", N more phases follow, each on a module of
+ * its own, loaded before it and unloaded after it (every other one asked
+ * for its kernels in the other order), as a library that compiles its
+ * kernels at every step loads them (cuDNN's runtime-compiled kernels under
+ * a dynamic cache): an interposer that keeps something per kernel must not
+ * keep it for every module ever loaded.
  */
 #include <stdbool.h>
 
@@ -135,9 +142,10 @@ static void launch_dead_function(CUmodule m, CUdeviceptr x, CUstream s)
     CU(cuStreamSynchronize(s));
 }
 
-/* The five phases on one created stream. */
-int main(void)
+/* The five phases on one created stream, and the churn's (see the top). */
+int main(int argc, char **argv)
 {
+    int churn = argc > 2 && strcmp(argv[1], "churn") == 0 ? atoi(argv[2]) : 0;
     dscen_begin("module_unload");
     CUstream s = NULL;
     CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
@@ -176,6 +184,15 @@ int main(void)
     phase(5, "library 2", s, x, y, sum, host);
     fprintf(stderr, "module_unload: unloading library 2\n");
     CU(cuLibraryUnload(lib));
+
+    for (int k = 0; k < churn; k++) {
+        char label[32];
+        snprintf(label, sizeof label, "churn %d", k + 1);
+        m = load_module();
+        module_kernels(m, k % 2 == 1);
+        phase(6 + k % 8, label, s, x, y, sum, host);
+        CU(cuModuleUnload(m));
+    }
 
     CU(cuMemFreeHost(host));
     CU(cuMemFree(x));

@@ -14,6 +14,8 @@
 #   device_reset [middle]   cudaDeviceReset before main returns, or between two loops
 #   device_reset_driver [middle]  the same through the driver: the last cuDevicePrimaryCtxRelease, or
 #                           cuDevicePrimaryCtxReset between two loops
+#   module_unload churn 40  40 more phases, each on a module loaded before it and unloaded after it: the shim's
+#                           kernel layouts stay bounded (the exit summary counts them)
 #   private_runtime [driver]  the runtime loaded with dlopen(RTLD_LOCAL), REPRISE_LOG=debug; launches and syncs
 #                           through the runtime, or through the driver (then graphed under auto; the robust
 #                           path captures through a runtime it can see, so it passes them through); and once
@@ -135,6 +137,30 @@ for arg in runtime driver; do
     else
         echo "private_runtime.$arg under auto with LD_BIND_NOW=1: ok"
     fi
+done
+
+# Case 4: a module loaded before each phase and unloaded after it (module_unload churn 40: 45 modules and
+# libraries, 5 kernels each), as cuDNN's runtime-compiled kernels are: the same output, and the shim's kernel
+# layouts bounded (REPRISE_STATS's exit summary): those of unloaded kernels kept at most 64 and those the last
+# unload forgot, the rest of the 225 forgotten reused for new kernels.
+reference module_unload.churn "$SCEN/module_unload" churn 40
+shim_modes module_unload.churn "module_unload: unloading module 1" "auto robust" info \
+    env REPRISE_STATS=on "$SCEN/module_unload" churn 40
+for mode in auto robust; do
+    log="$WORK/module_unload.churn.$mode.err"
+    layouts='.*kernel layouts: [0-9]* kept for the kernels loaded now, \([0-9]*\) of unloaded kernels kept; '
+    layouts="$layouts"'\([0-9]*\) forgotten in all.*'
+    kept=$(sed -n "s/$layouts/\1/p" "$log")
+    forgotten=$(sed -n "s/$layouts/\2/p" "$log")
+    if [ -z "$kept" ] || [ -z "$forgotten" ]; then
+        fail "module_unload churn under $mode: no count of kernel layouts in the exit summary"
+        continue
+    fi
+    echo "module_unload churn under $mode: $kept layouts of unloaded kernels kept, $forgotten forgotten in all"
+    [ "$forgotten" -ge 225 ] ||
+        fail "module_unload churn under $mode: $forgotten kernel layouts forgotten, expected at least 225"
+    [ "$kept" -le 74 ] ||
+        fail "module_unload churn under $mode: $kept layouts of unloaded kernels kept, expected at most 74"
 done
 
 # Negative controls: the program's own launch of a dead function is caught as the stand-in's abort; a run
