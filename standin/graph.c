@@ -79,6 +79,7 @@ struct enode {
 struct exec {
     void *self;
     unsigned long long graph_serial;    /* graph it was instantiated from */
+    bool node_priority;                 /* cudaGraphInstantiateFlagUseNodePriority: kernels run at their nodes' */
     struct enode *nodes;
     size_t n;
     uint64_t last_end;                  /* end op of the latest launch */
@@ -627,8 +628,21 @@ static cudaError_t kernel_node_set(cudaGraphNode_t h, const struct cudaKernelNod
     struct work w;
     TRY(typed_node(h, cudaGraphNodeTypeKernel, &n));
     TRY(kernel_params_work(&w, p));
+    w.u.kernel.priority = n->w.u.kernel.priority; /* an attribute, not a parameter */
     work_release(&n->w);
     n->w = w;
+    return cudaSuccess;
+}
+
+/* cuGraphKernelNodeGetAttribute / SetAttribute's body for the priority: *get (if not NULL) gets it, set sets it. */
+static cudaError_t kernel_node_priority(cudaGraphNode_t h, int *get, const int *set)
+{
+    struct gnode *n = NULL;
+    TRY(typed_node(h, cudaGraphNodeTypeKernel, &n));
+    if (set)
+        n->w.u.kernel.priority = priority_clamp(*set);
+    if (get)
+        *get = n->w.u.kernel.priority;
     return cudaSuccess;
 }
 
@@ -738,6 +752,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
     struct exec *e = xcalloc(1, sizeof *e);
     e->self = e;
     e->graph_serial = g->serial;
+    e->node_priority = (flags & cudaGraphInstantiateFlagUseNodePriority) != 0;
     e->nodes = exec_nodes_from(g);
     e->n = g->n;
     abort_on_unloaded_function(e->nodes, e->n, call);
@@ -833,6 +848,8 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, c
             preds[np++] = n->w.u.event->last_record;
         struct work w;
         work_clone(&w, &n->w);
+        if (w.kind == W_KERNEL && !e->node_priority)
+            w.u.kernel.priority = s->priority; /* as CUDA: the stream's, unless instantiated to use the nodes' */
         ids[i] = sched_submit(&w, preds, np);
         if (n->type == cudaGraphNodeTypeEventRecord)
             event_note_record(n->w.u.event, ids[i]);
@@ -998,6 +1015,7 @@ static cudaError_t exec_kernel_set(cudaGraphExec_t he, cudaGraphNode_t hn,
     struct work w;
     TRY(exec_node(he, hn, cudaGraphNodeTypeKernel, &en, call));
     TRY(kernel_params_work(&w, p));
+    w.u.kernel.priority = en->w.u.kernel.priority; /* an attribute, not a parameter */
     work_release(&en->w);
     en->w = w;
     return cudaSuccess;
@@ -1174,6 +1192,12 @@ cudaError_t standin_driver_get_edges(cudaGraph_t g, cudaGraphNode_t *from, cudaG
 cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type)
 {
     DRIVER_CALL(node_type_of(node, type));
+}
+
+/* A kernel node's priority attribute: read into *get (if not NULL), set to *set (if not NULL). */
+cudaError_t standin_driver_node_priority(cudaGraphNode_t node, int *get, const int *set)
+{
+    DRIVER_CALL(kernel_node_priority(node, get, set));
 }
 
 cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags)

@@ -18,6 +18,7 @@
  * A launch refused on a capturing stream also invalidates the capture.
  * cudaKernel_t handles from __cudaGetKernel are the kernel's address.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +98,7 @@ cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 b
     memset(w, 0, sizeof *w);
     w->kind = W_KERNEL;
     w->u.kernel = (struct kernel_work){k, func, generation, grid, block, (unsigned)shmem, xcalloc(1, size),
-                                       xcalloc(k->nparams, sizeof(void *))};
+                                       xcalloc(k->nparams, sizeof(void *)), 0};
     for (unsigned i = 0; i < k->nparams; i++) {
         w->u.kernel.argv[i] = (char *)w->u.kernel.argbuf + off[i];
         memcpy(w->u.kernel.argv[i], args[i], k->size[i]);
@@ -105,9 +106,20 @@ cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 b
     return cudaSuccess;
 }
 
+/* STANDIN_PRIORITY_LOG=1 (tests): each kernel says, as it runs, the priority it runs at. */
+static void say_priority(const struct kernel_work *kw)
+{
+    static int say = -1;
+    if (say < 0)
+        say = getenv("STANDIN_PRIORITY_LOG") != NULL;
+    if (say)
+        fprintf(stderr, "standin: kernel %s ran at priority %d\n", kw->k->name ? kw->k->name : "?", kw->priority);
+}
+
 /* Runs every block of a launch; stops at a device fault. */
 cudaError_t kernel_run(struct kernel_work *kw)
 {
+    say_priority(kw);
     void *shared = kw->shmem ? xmalloc(kw->shmem) : NULL;
     current_block.gridDim = kw->grid;
     current_block.blockDim = kw->block;
@@ -128,9 +140,14 @@ out:
     return sticky_error();
 }
 
-/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream). */
+/*
+ * Validates and queues (or captures) a launch on a stream handle (ptsz:
+ * NULL means the per-thread stream), at *priority (its launch attribute,
+ * clamped as a stream's) or else the stream's; a captured launch's node
+ * keeps that priority, as CUDA copies a stream's into the nodes it captures.
+ */
 cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
-                             bool ptsz)
+                             bool ptsz, const int *priority)
 {
     struct stream *s = NULL;
     struct work w;
@@ -138,6 +155,7 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
     cudaError_t e = kernel_work_make(&w, func, grid, block, shmem, args);
     if (e != cudaSuccess)
         return capture_fail(s, e);
+    w.u.kernel.priority = priority ? priority_clamp(*priority) : s->priority;
     return stream_submit(s, &w, NULL);
 }
 
@@ -145,36 +163,40 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL));
 }
 
 /* cudaLaunchKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                   size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL));
 }
 
 /* cudaLaunchCooperativeKernel: a launch like any other on the CPU. */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL));
 }
 
 /* cudaLaunchCooperativeKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL));
 }
 
-/* cudaLaunchKernelExC: launch attributes are accepted and ignored. */
+/* cudaLaunchKernelExC: a priority attribute is the launch's priority; the others are accepted and ignored. */
 static cudaError_t launch_ex(const cudaLaunchConfig_t *c, const void *func, void **args, bool ptsz)
 {
     CHECK(!c, cudaErrorInvalidValue);
     CHECK(c->numAttrs > 0 && !c->attrs, cudaErrorInvalidValue);
-    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz);
+    const int *priority = NULL;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id == cudaLaunchAttributePriority)
+            priority = &c->attrs[i].val.priority;
+    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz, priority);
 }
 
 /* cudaLaunchKernelExC. */
@@ -242,14 +264,14 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false, NULL));
 }
 
 /* __cudaLaunchKernel with per-thread default stream semantics. */
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                     void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true, NULL));
 }
 
 /* Offset and size of a kernel parameter. */

@@ -74,9 +74,11 @@ CUresult drv_launch_args(CUfunction f, void **kernelParams, void **extra, void *
     return r;
 }
 
-/* A launch on hStream (ptsz: NULL is the per-thread stream), arguments as kernelParams or extra. */
+/* A launch on hStream (ptsz: NULL is the per-thread stream), arguments as kernelParams or extra, at *priority
+ * (NULL: the stream's). */
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                       unsigned shmem, CUstream hStream, void **kernelParams, void **extra, bool ptsz)
+                       unsigned shmem, CUstream hStream, void **kernelParams, void **extra, bool ptsz,
+                       const int *priority)
 {
     void *args[STANDIN_MAX_PARAMS], **argv = NULL;
     dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
@@ -84,14 +86,14 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
     if (r != CUDA_SUCCESS)
         return r;
     return cu_result(standin_driver_launch((const void *)f, grid, block, argv, shmem, (cudaStream_t)hStream,
-                                           ptsz));
+                                           ptsz, priority));
 }
 
 /* Whether the stand-in models launch attribute id: the others are CUDA_ERROR_INVALID_VALUE. */
 static bool launch_attr_modelled(CUlaunchAttributeID id)
 {
     switch (id) {
-    case CU_LAUNCH_ATTRIBUTE_PRIORITY:          /* accepted and ignored: one priority */
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:          /* the launch's priority (STANDIN_PRIORITY_LOG says it) */
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: /* accepted and ignored: no clusters */
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:       /* every block runs on one thread anyway: grid sync holds */
     /* A programmatic dependent launch: its grid-dependency wait must not return before the stream's previous
@@ -108,11 +110,15 @@ static CUresult launch_ex(const CUlaunchConfig *c, CUfunction f, void **kernelPa
 {
     if (c == NULL || (c->numAttrs > 0 && c->attrs == NULL))
         return CUDA_ERROR_INVALID_VALUE;
-    for (unsigned i = 0; i < c->numAttrs; i++)
+    const int *priority = NULL;
+    for (unsigned i = 0; i < c->numAttrs; i++) {
         if (!launch_attr_modelled(c->attrs[i].id))
             return CUDA_ERROR_INVALID_VALUE;
+        if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
+            priority = &c->attrs[i].value.priority;
+    }
     return launch(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
-                  c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz);
+                  c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz, priority);
 }
 
 /* cuLaunchKernelEx. */
@@ -134,7 +140,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, false);
+                  kernelParams, extra, false, NULL);
 }
 
 /* cuLaunchKernel, per-thread default stream flavour. */
@@ -144,7 +150,7 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsign
                                      void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, true);
+                  kernelParams, extra, true, NULL);
 }
 
 /* A cuLaunchKernel of a future version, which no shim has a wrapper for. */
@@ -154,7 +160,7 @@ CUresult CUDAAPI cuLaunchKernel_v99(CUfunction f, unsigned int gridDimX, unsigne
                                     void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, false);
+                  kernelParams, extra, false, NULL);
 }
 
 /* cuStreamSynchronize. */
@@ -286,6 +292,7 @@ static const struct proc procs[] = {
     {"cuGraphExecMemsetNodeSetParams", 0, (void *)cuGraphExecMemsetNodeSetParams, (void *)cuGraphExecMemsetNodeSetParams},
     {"cuGraphExecHostNodeSetParams", 0, (void *)cuGraphExecHostNodeSetParams, (void *)cuGraphExecHostNodeSetParams},
     {"cuGraphKernelNodeSetAttribute", 0, (void *)cuGraphKernelNodeSetAttribute, (void *)cuGraphKernelNodeSetAttribute},
+    {"cuGraphKernelNodeGetAttribute", 0, (void *)cuGraphKernelNodeGetAttribute, (void *)cuGraphKernelNodeGetAttribute},
     {"cuGetProcAddress", 12000, (void *)cuGetProcAddress_v2, (void *)cuGetProcAddress_v2},
     {"cuGetProcAddress", 0, (void *)cuGetProcAddress, (void *)cuGetProcAddress},
 };

@@ -16,9 +16,11 @@
  * UNIFIED on either side cudaMemcpyDefault); arrays are not modelled
  * (CUDA_ERROR_INVALID_VALUE). A 1-D copy (Height = Depth = 1) is stored as a
  * captured cudaMemcpyAsync is (pitches 0). Memset nodes: elementSize 1, 2
- * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority,
- * cluster dimension and cooperative on a kernel node and ignores them
- * (anything else: CUDA_ERROR_INVALID_VALUE, the programmatic launch
+ * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority
+ * (kept: cuGraphKernelNodeGetAttribute reads it, and a graph instantiated
+ * with CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY runs the node at it),
+ * cluster dimension and cooperative on a kernel node, ignoring the last
+ * two (anything else: CUDA_ERROR_INVALID_VALUE, the programmatic launch
  * attribute too: it is a launch's, not a node's). cuGraphAddDependencies_v2
  * takes edge data: a programmatic edge only between two kernel nodes
  * (graph.c says how it runs); cuGraphGetEdges_v2 reports it. The ctx
@@ -307,13 +309,23 @@ CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAt
     enum cudaGraphNodeType t = cudaGraphNodeTypeEmpty;
     if (value == NULL)
         return CUDA_ERROR_INVALID_VALUE;
+    if (attr == CU_LAUNCH_ATTRIBUTE_PRIORITY)
+        return cu_result(standin_driver_node_priority((RN)hNode, NULL, &value->priority));
     CUresult r = cu_result(standin_driver_node_type((RN)hNode, &t));
     if (r != CUDA_SUCCESS)
         return r;
     if (t != cudaGraphNodeTypeKernel)
         return CUDA_ERROR_INVALID_VALUE;
-    return attr == CU_LAUNCH_ATTRIBUTE_PRIORITY || attr == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ||
-                   attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+    return attr == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION || attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE
                ? CUDA_SUCCESS
                : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* The priority attribute of a kernel node (anything else: CUDA_ERROR_INVALID_VALUE, not modelled). */
+CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                               CUkernelNodeAttrValue *value_out)
+{
+    if (value_out == NULL || attr != CU_LAUNCH_ATTRIBUTE_PRIORITY)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cu_result(standin_driver_node_priority((RN)hNode, &value_out->priority, NULL));
 }

@@ -183,6 +183,9 @@ struct kernel_work {
     unsigned shmem;
     void *argbuf;   /* all arguments, laid out at their parameter offsets */
     void **argv;    /* argv[i] points into argbuf */
+    /* Queued: the priority it runs at (its launch's, else its stream's); a graph node's: its priority attribute
+       (0 unless set, or captured: the launch's, else the stream's), which a graph launch uses or not (graph.c). */
+    int priority;
 };
 
 /* One operation, queued on a stream or held by a graph node. */
@@ -257,6 +260,9 @@ struct stream {
     struct stream *next;        /* list of all streams (legacy barrier) */
     UT_hash_handle hh;          /* live-handle table */
 };
+
+/* A stream's or a launch's priority as the device takes it: clamped to [-5 (greatest), 0 (least)]. */
+int priority_clamp(int priority);
 
 enum { STREAM_USER, STREAM_LEGACY, STREAM_PER_THREAD };
 
@@ -350,9 +356,10 @@ cudaError_t kernel_run(struct kernel_work *k);
 /* Validates a launch and builds its work item (arguments copied). */
 cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 block,
                              size_t shmem, void **args);
-/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream). */
+/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream), at
+ * *priority (NULL: the stream's). */
 cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
-                             bool ptsz);
+                             bool ptsz, const int *priority);
 
 /* ------------------------------------------------------------ capture.c */
 

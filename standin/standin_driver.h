@@ -10,9 +10,10 @@
 #include <stdbool.h>
 #include <cuda_runtime_api.h>
 
-/* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream). */
+/* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream), at *priority
+ * (NULL: the stream's). */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                                  cudaStream_t h, bool ptsz);
+                                  cudaStream_t h, bool ptsz, const int *priority);
 
 /* Stream synchronisation through the driver (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_stream_sync(cudaStream_t h, bool ptsz);
@@ -151,6 +152,8 @@ cudaError_t standin_driver_get_edges(cudaGraph_t g, cudaGraphNode_t *from, cudaG
                                      cudaGraphEdgeData *edges, size_t *n);
 /* cudaGraphNodeGetType's body. */
 cudaError_t standin_driver_node_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+/* A kernel node's priority attribute: read into *get (if not NULL), set to *set (if not NULL). */
+cudaError_t standin_driver_node_priority(cudaGraphNode_t node, int *get, const int *set);
 cudaError_t standin_driver_instantiate(cudaGraphExec_t *out, cudaGraph_t g, unsigned long long flags);
 cudaError_t standin_driver_exec_destroy(cudaGraphExec_t e);
 cudaError_t standin_driver_graph_launch(cudaGraphExec_t e, cudaStream_t h, bool ptsz);

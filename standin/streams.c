@@ -135,6 +135,12 @@ cudaError_t stream_submit(struct stream *s, struct work *w, uint64_t *op_out)
     return e;
 }
 
+/* A stream's or a launch's priority as the device takes it: clamped to the H200's range, [-5 (greatest), 0 (least)]. */
+int priority_clamp(int priority)
+{
+    return priority < -5 ? -5 : priority > 0 ? 0 : priority;
+}
+
 /* Creates a user stream with flags and priority. */
 static cudaError_t stream_create(cudaStream_t *out, unsigned flags, int priority)
 {
@@ -142,8 +148,7 @@ static cudaError_t stream_create(cudaStream_t *out, unsigned flags, int priority
     CHECK(flags & ~(unsigned)cudaStreamNonBlocking, cudaErrorInvalidValue);
     struct stream *s = xcalloc(1, sizeof *s);
     s->flags = flags;
-    /* Clamped to the H200's range, [-5 (greatest), 0 (least)]. */
-    s->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
+    s->priority = priority_clamp(priority);
     s->id = next_stream_id++;
     s->next = all_streams;
     all_streams = s;

@@ -176,7 +176,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
 
 /* Adds the node of recorded call r to graph, after deps; *node (a copy's: region_graph_build's, see node_kinds.h). */
 CUresult node_add(cudaGraph_t graph, CUcontext context, const struct held_list *list, const struct held_call *r,
-                  const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node)
+                  const cudaGraphNode_t *deps, size_t ndeps, int stream_priority, cudaGraphNode_t *node)
 {
     const struct call *c = &r->call;
     switch (c->kind) {
@@ -187,9 +187,17 @@ CUresult node_add(cudaGraph_t graph, CUcontext context, const struct held_list *
         CUresult err = DEVICE_CALL(cuGraphAddKernelNode_v2, node, graph, deps, ndeps, &p);
         /* Its launch attributes that a kernel node keeps (launch_attributes.h; the programmatic one is an edge). */
         const CUlaunchAttribute *attrs = (const CUlaunchAttribute *)(list->arena + r->attrs_offset);
+        bool prioritised = false;
         for (unsigned k = 0; err == CUDA_SUCCESS && k < r->num_attrs; k++)
-            if (launch_attr_on_node((unsigned)attrs[k].id))
+            if (launch_attr_on_node((unsigned)attrs[k].id)) {
                 err = DEVICE_CALL(cuGraphKernelNodeSetAttribute, *node, attrs[k].id, &attrs[k].value);
+                prioritised |= attrs[k].id == CU_LAUNCH_ATTRIBUTE_PRIORITY;
+            }
+        /* Else its stream's priority, as stream capture gives a node (0, a node's own, needs no call). */
+        if (err == CUDA_SUCCESS && !prioritised && stream_priority != 0) {
+            CUkernelNodeAttrValue priority = {.priority = stream_priority};
+            err = DEVICE_CALL(cuGraphKernelNodeSetAttribute, *node, CU_LAUNCH_ATTRIBUTE_PRIORITY, &priority);
+        }
         return err;
     }
     case CALL_COPY:

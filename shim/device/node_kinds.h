@@ -323,10 +323,14 @@ bool node_keep(struct held_list *list, struct held_call *r, const struct call *c
  * Adds the node of recorded call r of list to graph, after deps, with
  * copies and sets in context; *node.  A copy's is added by
  * region_graph_build instead, once the staging buffer it may read is
- * allocated: CUDA_SUCCESS here, *node untouched.
+ * allocated: CUDA_SUCCESS here, *node untouched.  A kernel node keeps the
+ * launch's attributes that a node takes, and runs at its launch's
+ * priority attribute, else at stream_priority (its stream's, as stream
+ * capture gives a node its stream's: the graph is instantiated to use its
+ * nodes' priorities, see docs/design.md, "Launch attributes").
  */
 CUresult node_add(cudaGraph_t graph, CUcontext context, const struct held_list *list, const struct held_call *r,
-                  const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t *node);
+                  const cudaGraphNode_t *deps, size_t ndeps, int stream_priority, cudaGraphNode_t *node);
 
 /* Submits recorded call r of list as the program made it, on stream, through its own door: held_forward's. */
 cudaError_t node_resubmit(const struct held_list *list, const struct held_call *r, cudaStream_t stream);

@@ -242,7 +242,8 @@ static cudaGraphExec_t executable_for(struct region_capture *rc, cudaGraph_t gra
         rc->exec = NULL;
     }
     cudaGraphExec_t exec = NULL;
-    *error = DEVICE_CALL(cuGraphInstantiateWithFlags, &exec, graph, 0);
+    /* Its kernel nodes run at the priorities the capture gave them (their launches', else their streams'). */
+    *error = DEVICE_CALL(cuGraphInstantiateWithFlags, &exec, graph, CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY);
     if (*error != CUDA_SUCCESS)
         return NULL;
     *outcome = CAPTURE_INSTANTIATED;

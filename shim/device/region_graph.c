@@ -120,9 +120,9 @@ static int stream_index(struct region_graph *g, cudaStream_t s)
     return (int)g->stream_count++;
 }
 
-/* Adds the node for one recorded call, after deps; fills node i and what the graph's own set holds there. */
+/* Adds the node for one recorded call on a stream of priority, after deps; fills node i and the built set there. */
 static CUresult add_node(struct region_graph *g, const struct held_list *list, const struct held_call *r,
-                         const cudaGraphNode_t *deps, size_t ndeps, unsigned i, size_t *staging_used)
+                         const cudaGraphNode_t *deps, size_t ndeps, int priority, unsigned i, size_t *staging_used)
 {
     struct graph_node *gn = &g->nodes[i];
     gn->kind = r->call.kind;
@@ -133,7 +133,7 @@ static CUresult add_node(struct region_graph *g, const struct held_list *list, c
         gn->staging_offset = *staging_used;
         *staging_used += align16(r->call.bytes);
     }
-    return node_add(g->graph, g->context, list, r, deps, ndeps, &gn->node);
+    return node_add(g->graph, g->context, list, r, deps, ndeps, priority, &gn->node);
 }
 
 /*
@@ -145,6 +145,7 @@ struct build_order {
     cudaGraphNode_t tail[GRAPH_STREAMS_MAX]; /* each stream's last node */
     bool tail_kernel[GRAPH_STREAMS_MAX];     /* it is a kernel node (a programmatic edge may start there) */
     bool blocking[GRAPH_STREAMS_MAX];        /* it synchronises with the legacy stream */
+    int priority[GRAPH_STREAMS_MAX];         /* its priority: its kernel nodes' unless their launch gave one */
     int legacy;                              /* the legacy stream's index, or -1 */
     cudaGraphNode_t *extra;                  /* nodes a stream's next node must also follow (event waits) */
     unsigned *extra_stream;
@@ -246,7 +247,10 @@ static void add_legacy_barrier(struct build_order *o, unsigned stream_count, uns
     }
 }
 
-/* Numbers the region's streams (the legacy stream first: the graph is launched there); false if too many. */
+/*
+ * Numbers the region's streams (the legacy stream first: the graph is
+ * launched there) and notes their priorities; false if too many.
+ */
 static bool index_streams(struct region_graph *g, const struct held_list *list, struct build_order *o)
 {
     o->legacy = -1;
@@ -256,6 +260,9 @@ static bool index_streams(struct region_graph *g, const struct held_list *list, 
     for (unsigned i = 0; i < list->count; i++)
         if (stream_index(g, list->calls[i].call.stream) < 0)
             return false;
+    for (unsigned i = 0; i < g->stream_count; i++)
+        if (DEVICE_CALL(cuStreamGetPriority, g->streams[i], &o->priority[i]) != CUDA_SUCCESS)
+            o->priority[i] = 0;
     for (unsigned i = 0; o->legacy >= 0 && i < g->stream_count; i++) {
         /* It waits for, and is waited for by, the legacy stream (only add_legacy_barrier asks). */
         enum stream_kind kind = stream_kind_of(g->streams[i]);
@@ -307,11 +314,17 @@ static void instance_free(struct graph_instance *in)
     memset(in, 0, sizeof *in);
 }
 
-/* Makes a new executable instance of g holding the graph's own set; NULL (nothing made) if it cannot. */
+/*
+ * Makes a new executable instance of g holding the graph's own set; NULL
+ * (nothing made) if it cannot.  Its kernel nodes run at their own
+ * priorities (their launches' or streams', node_add), not all at that of
+ * the stream it is launched on.
+ */
 static struct graph_instance *instance_new(struct region_graph *g, CUresult *err)
 {
     struct graph_instance *in = &g->instances[g->instance_count];
-    *err = instance_alloc(g, in) ? DEVICE_CALL(cuGraphInstantiateWithFlags, &in->exec, g->graph, 0)
+    *err = instance_alloc(g, in) ? DEVICE_CALL(cuGraphInstantiateWithFlags, &in->exec, g->graph,
+                                               CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
                                  : CUDA_ERROR_OUT_OF_MEMORY;
     if (*err != CUDA_SUCCESS) {
         in->exec = NULL;
@@ -575,7 +588,7 @@ static CUresult builder_add_node(struct graph_builder *b, unsigned i, unsigned s
     struct region_graph *g = b->g;
     const struct held_call *r = &b->list->calls[i];
     cudaGraphNode_t primary = take_primary(&b->o, si, r, b->deps, &b->ndeps);
-    CUresult err = add_node(g, b->list, r, b->deps, b->ndeps, i, &b->staging_used);
+    CUresult err = add_node(g, b->list, r, b->deps, b->ndeps, b->o.priority[si], i, &b->staging_used);
     if (err == CUDA_SUCCESS && primary)
         err = add_programmatic_edge(g->graph, primary, g->nodes[i].node, &b->programmatic_edges);
     if (err == CUDA_SUCCESS && r->call.kind == CALL_COPY)

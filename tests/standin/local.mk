@@ -419,6 +419,14 @@ tests_scenarios_pdl_library_LDADD = tests/standin/libfakeblas.la standin/driver/
 tests_scenarios_pdl_library_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/pdl.sh
 EXTRA_DIST += tests/standin/pdl.sh tests/standin/expected/pdl_library.out
+## Launches at several priorities (attributes through both doors, a stream created with one):
+## tests/standin/priorities.sh checks that the shim's graphs run each kernel at the priority it runs at without it.
+check_PROGRAMS += tests/scenarios/priorities
+tests_scenarios_priorities_SOURCES = tests/scenarios/priorities.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_priorities_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_priorities_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/priorities.sh
+EXTRA_DIST += tests/standin/priorities.sh
 check_PROGRAMS += tests/standin/test_driver_standin
 tests_standin_test_driver_standin_SOURCES = tests/standin/test_driver_standin.c tests/check.h
 tests_standin_test_driver_standin_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)

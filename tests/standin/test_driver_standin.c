@@ -760,6 +760,20 @@ static void test_graphs(void)
     CHECK(cuGraphKernelNodeSetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &av) ==
           CUDA_ERROR_INVALID_VALUE);
     CHECK(cuGraphKernelNodeSetAttribute(nset, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av) == CUDA_ERROR_INVALID_VALUE);
+    /* A node's priority is kept, clamped as a stream's ([-5, 0]); a node added by hand has 0. */
+    CUkernelNodeAttrValue got;
+    CHECK(cuGraphKernelNodeGetAttribute(naxpy, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got) == CUDA_SUCCESS &&
+          got.priority == 0);
+    av.priority = -2;
+    CHECK(cuGraphKernelNodeSetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av) == CUDA_SUCCESS);
+    CHECK(cuGraphKernelNodeGetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got) == CUDA_SUCCESS &&
+          got.priority == -2);
+    av.priority = -9;
+    CHECK(cuGraphKernelNodeSetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av) == CUDA_SUCCESS);
+    CHECK(cuGraphKernelNodeGetAttribute(nscale, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got) == CUDA_SUCCESS &&
+          got.priority == -5);
+    CHECK(cuGraphKernelNodeGetAttribute(nset, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got) == CUDA_ERROR_INVALID_VALUE);
+    av.priority = 0;
     CUDA_HOST_NODE_PARAMS hp = {count_host, &cnt};
     CHECK(cuGraphAddHostNode(&nhost, g, &nscale, 1, &hp) == CUDA_SUCCESS);
     CHECK(cuGraphAddEventRecordNode(&nrec, g, &nscale, 1, ev) == CUDA_SUCCESS);
