@@ -48,6 +48,26 @@ static inline void fork_join(int it)
     k_axpy_on(0.25f, c3, acc, N, s);
 }
 
+/* Creates streams[0..n) non-blocking (the loop's and a program's own), the host reads' landing area, the events. */
+static inline void fork3_create(cudaStream_t *const *streams, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        CK(cudaStreamCreateWithFlags(streams[i], cudaStreamNonBlocking));
+    CK(cudaMallocHost((void **)&pinned, N * sizeof(float)));
+    cudaEvent_t *events[] = {&fork_ev, &j1, &j2, &j3, &idle};
+    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
+        CK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
+}
+
+/* Allocates buffers[0..n) (the loop's and a program's own), each filled with 0.25 times its index. */
+static inline void fork3_buffers(float **const *buffers, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        *buffers[i] = dev_floats(N);
+        k_fill_on(*buffers[i], 0.25f * (float)i, N, cudaStreamLegacy);
+    }
+}
+
 /* Ends the region without touching a stream (an event never recorded is complete). */
 static inline void boundary(void)
 {

@@ -47,17 +47,9 @@ int main(int argc, char **argv)
     int fail_at = argc > 1 ? atoi(argv[1]) : -1;
     scenario_begin("owed_record_error");
     cudaStream_t *streams[] = {&s, &s1, &s2, &s3, &s4, &sr};
-    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
-        CK(cudaStreamCreateWithFlags(streams[i], cudaStreamNonBlocking));
-    CK(cudaMallocHost((void **)&pinned, N * sizeof(float)));
-    cudaEvent_t *events[] = {&fork_ev, &j1, &j2, &j3, &idle};
-    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-        CK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
+    fork3_create(streams, sizeof streams / sizeof *streams);
     float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &db};
-    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++) {
-        *buffers[i] = dev_floats(N);
-        k_fill_on(*buffers[i], 0.25f * (float)i, N, cudaStreamLegacy);
-    }
+    fork3_buffers(buffers, sizeof buffers / sizeof *buffers);
     CK(cudaDeviceSynchronize());
     for (int it = 0; it < 40; it++) {
         fork_join(it);

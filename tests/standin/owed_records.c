@@ -206,19 +206,11 @@ int main(int argc, char **argv)
         iters = atoi(argv[1]);
     scenario_begin("owed_records");
     cudaStream_t *streams[] = {&s, &s1, &s2, &s3, &s4, &s5, &sr};
-    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
-        CK(cudaStreamCreateWithFlags(streams[i], cudaStreamNonBlocking));
-    CK(cudaMallocHost((void **)&pinned, N * sizeof(float)));
-    cudaEvent_t *events[] = {&fork_ev, &j1, &j2, &j3, &idle};
-    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-        CK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
+    fork3_create(streams, sizeof streams / sizeof *streams);
     CK(cudaEventCreate(&tstart));
     CK(cudaEventCreate(&tstop));
     float **buffers[] = {&a, &b, &t1, &c1, &c2, &c3, &acc, &d1, &d2, &d3, &d4, &d5, &dc, &da, &db, &dg, &dr, &scratch};
-    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++) {
-        *buffers[i] = dev_floats(N);
-        k_fill_on(*buffers[i], 0.25f * (float)i, N, cudaStreamLegacy);
-    }
+    fork3_buffers(buffers, sizeof buffers / sizeof *buffers);
     CK(cudaDeviceSynchronize());
     capture_own_graph();
     for (int it = 0; it < iters; it++) {
