@@ -2,6 +2,23 @@
 # Shared by the tests of the GPU scripts' verdicts (tests/zoo_verdicts.sh, tests/gpu_suite_verdicts.sh): a fake
 # nvidia-smi and a fake member program, so that what those scripts conclude is tested without a GPU.
 
+# Skips without what the scripts need; makes $WORK/gpu/nvidia-smi, which lists a GPU, $WORK/nogpu/nvidia-smi,
+# which fails, and a fake build's folders, $WORK/build/.libs and APPS ($WORK/build/kernels/apps).
+fake_gpu_setup() {
+    command -v bash > /dev/null 2>&1 || skip "no bash"
+    command -v timeout > /dev/null 2>&1 || skip "no timeout command (the scripts need it)"
+    fake_nvidia_smi "$WORK/gpu" yes
+    fake_nvidia_smi "$WORK/nogpu" no
+    APPS="$WORK/build/kernels/apps"
+    mkdir -p "$APPS" "$WORK/build/.libs"
+}
+
+# Passes if run $1 (its output in $WORK/$1.out) exited $2 (in $WORK/$1.status).
+expect_status() {
+    [ "$(cat "$WORK/$1.status")" -eq "$2" ] ||
+        { fail "run $1: exit $(cat "$WORK/$1.status"), expected $2"; tail -40 "$WORK/$1.out" | sed 's/^/  | /' >&2; }
+}
+
 # Writes a fake nvidia-smi into folder $1 (made; put it first on PATH): with $2 = yes it lists one GPU, with no
 # it fails as it does on a machine without one.
 fake_nvidia_smi() {

@@ -12,12 +12,7 @@
 #   - a zoo in which every member skipped fails (exit 1); without a GPU it skips (77).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/fake_gpu.sh"
-command -v bash > /dev/null 2>&1 || skip "no bash"
-command -v timeout > /dev/null 2>&1 || skip "no timeout command (the zoo needs it)"
-fake_nvidia_smi "$WORK/gpu" yes
-fake_nvidia_smi "$WORK/nogpu" no
-APPS="$WORK/build/kernels/apps"
-mkdir -p "$APPS" "$WORK/build/.libs"
+fake_gpu_setup
 ln -s "$(cd "$(dirname "$SHIM")" && pwd)/${SHIM##*/}" "$WORK/build/.libs/libreprise.so"
 fake_member "$WORK/python"
 for prog in decode_loop.gpu lt_gemm.gpu; do
@@ -34,12 +29,6 @@ zoo() {
         -u REPRISE_TEST_SHIM PATH="$bin:$PATH" top_builddir="$WORK/build" PYTHON="$WORK/python" ZOO_BUDGET=900 \
         ZOO_JOBS=2 "$@" bash "$top_srcdir/tests/gpu/zoo.sh" > "$WORK/$name.out" 2>&1 || status=$?
     echo "$status" > "$WORK/$name.status"
-}
-
-# Passes if run $1 exited $2.
-expect_status() {
-    [ "$(cat "$WORK/$1.status")" -eq "$2" ] ||
-        { fail "zoo run $1: exit $(cat "$WORK/$1.status"), expected $2"; tail -40 "$WORK/$1.out" | sed 's/^/  | /' >&2; }
 }
 
 # Passes if run $1 says member $2's verdict is $3 (PASS, FAIL or SKIP) and, if given, says $4 in it or its rows.
