@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The zoo (issue 24, item 6): outside programs, unmodified, on a real GPU.
+# The zoo (issue 24, item 6; issue 40): outside programs, unmodified, on a real GPU.
 #
 #     bash tests/gpu/zoo.sh [BUILD_DIR]          (from the repository root; default: $top_builddir, else build)
 #
 # Each member runs without the shim (none), then preloaded with REPRISE_MODE=off, REPRISE_MODE=auto and
 # auto with REPRISE_REPLAY=robust (robust), each under `timeout` (a hang fails), with REPRISE_LOG=info and
 # the log to a file (REPRISE_LOG_FILE, one per process), stdout to a file.  A shim run passes when its
-# exit status is the run's without the shim (0) and its stdout is byte-identical to it, timing lines
-# (those beginning "median_us " or "host_calib_us ") left out: the members print token ids, values with
-# repr or %.17g, and checksums of their final state.  "Regions replayed" counts the log's first replays
+# exit status is the run's without the shim (0), its stdout is byte-identical to it, timing lines (those
+# beginning "median_us " or "host_calib_us ") left out: the members print token ids, values with repr or
+# %.17g, and checksums of their final state; and, under auto and robust, its log shows what ZOO_EXPECT asks
+# of the shim (below).  "Regions replayed" counts the log's first replays
 # ("region N: replayed as a graph" or "replayed on the robust path", one per region and process).  The
 # time per step is the program's own median (its "median_us" line, on stdout or stderr).
 #
