@@ -201,3 +201,8 @@ gpu-programs: tests/scenarios/slow_host.gpu
 tests/scenarios/slow_host.gpu: $(srcdir)/tests/scenarios/slow_host.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/slow_host.c $(STANDIN_GPU_KERNELS) -lpthread
 endif
+
+## The GPU scripts' verdicts without a GPU (issue 40): fake members and a fake nvidia-smi; a zoo or GPU suite that
+## skipped everything, or whose members replayed less than they should, fails.
+TESTS += tests/zoo_verdicts.sh tests/gpu_suite_verdicts.sh
+EXTRA_DIST += tests/zoo_verdicts.sh tests/gpu_suite_verdicts.sh tests/fake_gpu.sh

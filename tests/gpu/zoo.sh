@@ -1,20 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The zoo (issue 24, item 6): outside programs, unmodified, on a real GPU.
+# The zoo (issue 24, item 6; issue 40): outside programs, unmodified, on a real GPU.
 #
 #     bash tests/gpu/zoo.sh [BUILD_DIR]          (from the repository root; default: $top_builddir, else build)
 #
 # Each member runs without the shim (none), then preloaded with REPRISE_MODE=off, REPRISE_MODE=auto and
 # auto with REPRISE_REPLAY=robust (robust), each under `timeout` (a hang fails), with REPRISE_LOG=info and
 # the log to a file (REPRISE_LOG_FILE, one per process), stdout to a file.  A shim run passes when its
-# exit status is the run's without the shim (0) and its stdout is byte-identical to it, timing lines
-# (those beginning "median_us " or "host_calib_us ") left out: the members print token ids, values with
-# repr or %.17g, and checksums of their final state.  "Regions replayed" counts the log's first replays
+# exit status is the run's without the shim (0), its stdout is byte-identical to it, timing lines (those
+# beginning "median_us " or "host_calib_us ") left out: the members print token ids, values with repr or
+# %.17g, and checksums of their final state; and, under auto and robust, its log shows what ZOO_EXPECT asks
+# of the shim (below).  "Regions replayed" counts the log's first replays
 # ("region N: replayed as a graph" or "replayed on the robust path", one per region and process).  The
 # time per step is the program's own median (its "median_us" line, on stdout or stderr).
 #
-# The members (kernels/torch/ and kernels/apps/, make gpu-programs):
+# The members (kernels/torch/ and kernels/apps/, make gpu-programs; ZOO_RUNS below says how often each runs):
 #
+#   hf_compile_tf32off zoo_generate.py static_user: hf_static_compile's program as issue 40's user ran it (where it
+#                      crashed under the shim): TF32 off, a 12-token prompt, generate() with no attention mask, 3
+#                      calls to warm up and 3 timed, each under inference_mode; 5 runs under auto and 5 under robust
 #   hf_static_compile  zoo_generate.py static: HF generate() of a random 8-layer Llama, static cache, its
 #                      automatic torch.compile (CUDA graphs of PyTorch's own); 3 calls of 96 tokens
 #   hf_static_eager    zoo_generate.py static_eager: the static cache with disable_compile=True
@@ -34,15 +38,20 @@
 #   decode_loop        kernels/apps/decode_loop.gpu (issue 25): a decode loop whose attention grid and copy
 #                      sizes grow by one step every iteration, 53 calls and a sync an iteration
 #
-# hf_static_compile, jax_eager, pcg_ilu and pcg_ilu_static (the programs that crashed under the shim) run
-# three times in each shim mode; the others once.  Environment:
+# A member passes when every shim run is identical to the run without the shim, exits 0, and under auto and
+# robust shows what ZOO_EXPECT (below) says the shim does with it: at least N regions replayed, or, where the
+# shim steps aside (a program on the legacy stream under robust, PyTorch's own graphs), a log that followed
+# the program's repeats.  On a machine with a GPU nothing may be missing: a member that is not built, whose
+# script or $PYTHON is missing, or that skips itself (exit 77 without the shim) fails, except where
+# ZOO_MAY_SKIP (below) allows it, for the reason it names; a zoo in which no member passed fails.  Environment:
 #
 #   ZOO_MEMBERS="a b"   only those members
 #   ZOO_REPEAT=N        every member N times in each shim mode
-#   ZOO_JOBS=N          members run N at a time (default 3: about 6 minutes in all, hf_static_compile's
-#                       10 runs the longest lane; 1: one process at a time, the cleanest timings, about 14)
+#   ZOO_JOBS=N          members run N at a time (default 3: about 8 minutes in all on the H200, hf_compile_tf32off's
+#                       11 runs the longest lane; 1: one process at a time, the cleanest timings, about 24)
 #   ZOO_BUDGET=S        seconds for the whole zoo (default 540, or tools/dev/gpu-suite's part limit less 25):
-#                       a run that would start too late is "not run" and fails, and the table still prints
+#                       a run that would start too late is "not run" and fails, and the table still prints;
+#                       the estimate of the whole (ZOO_RUNS' seconds, members in their lanes) is printed first
 #   ZOO_PLAIN_TWICE=1   a second run without the shim first (none.2), compared as the shim runs are: a
 #                       difference there says the program itself is not deterministic on this machine
 #   ZOO_FRESH_CACHE=1   every run its own empty Inductor, Triton and CuPy caches (default: one per member,
@@ -51,13 +60,12 @@
 #
 # Every run of a member shares XLA_FLAGS=--xla_gpu_deterministic_ops=true (added to any set),
 # XLA_PYTHON_CLIENT_PREALLOCATE=false, CUBLAS_WORKSPACE_CONFIG=:4096:8, and, for cg_blas-style programs,
-# library_path_for's LD_LIBRARY_PATH to cuBLAS and cuSPARSE.  A member whose library is missing (it exits
-# 77 without the shim: no transformers, no JAX GPU backend, no CuPy, no Triton, a program not built) is a
-# skip with its reason, never a pass.  It prints each member's details, then each verdict, then the table
-# last: program, mode, identical, exit status, regions replayed, time per step, wall seconds.  Exit
-# status: 1 if a member failed, 77 if every member skipped (or no GPU), else 0.  With OUT set it writes
-# $OUT/zoo-table.txt and, unless run by tools/dev/gpu-suite (GPU_SUITE_KEEP, which keeps every file itself),
-# $OUT/zoo-files.tar.gz: every run's stdout, stderr and log.
+# library_path_for's LD_LIBRARY_PATH to cuBLAS and cuSPARSE.  It prints each member's details, then each
+# verdict, then the table last: program, mode, identical, exit status, regions replayed, what was expected,
+# time per step, wall seconds.  Exit status: 1 if a member failed or none passed, 77 without a GPU
+# (nvidia-smi -L fails), else 0.  With OUT set it writes $OUT/zoo-table.txt and, unless run by
+# tools/dev/gpu-suite (GPU_SUITE_KEEP, which keeps every file itself), $OUT/zoo-files.tar.gz: every run's
+# stdout, stderr and log.  tests/zoo_verdicts.sh tests these verdicts without a GPU (fake members).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -u
 if [ $# -gt 0 ]; then
@@ -72,9 +80,68 @@ trap 'rm -rf "$CACHE"; keep_work; rm -rf "$WORK"' EXIT
 APPS="$top_builddir/kernels/apps"
 PYDIR="$top_srcdir/kernels/torch"
 PYTHON=${PYTHON:-python3}
-# Longest first (the order they start in and the table's), compiling members apart from each other.
-ALL_MEMBERS="hf_static_compile jax_eager compile_ro hf_dynamic compile_default hf_static_eager pcg_ilu pcg_ilu_static
-jax_jit triton_loop cupy_loop lt_gemm lt_gemm_static train_lt train_lt_static decode_loop"
+# The members, longest first (the order they start in and the table's), compiling members apart from each other:
+# runs in each shim mode (off, auto, robust), the seconds one run may take, the seconds the first run (without
+# the shim: it compiles) and each other run take on the H200, 3 members at a time (docs/bench/*/zoo-table.txt: for
+# the budget), what a step is, and the command: py SCRIPT ARGS (kernels/torch/, run by $PYTHON) or app PROGRAM
+# (kernels/apps/).  hf_compile_tf32off has no off run (hf_static_compile's cover it); the crash programs of
+# issue 24 run more than once in each mode (hf_static_compile twice, to leave room for issue 40's runs).
+ZOO_RUNS='
+hf_compile_tf32off  0 5 5  300 50 40  token      py zoo_generate.py static_user
+hf_static_compile   2 2 2  300 45 38  token      py zoo_generate.py static
+jax_eager           3 3 3  120 10 5   iteration  py zoo_jax.py eager
+compile_ro          1 1 1  240 35 30  step       py zoo_compile.py reduce-overhead
+hf_dynamic          1 1 1  120 35 31  token      py zoo_generate.py dynamic
+compile_default     1 1 1  240 35 30  step       py zoo_compile.py default
+hf_static_eager     1 1 1  120 30 25  token      py zoo_generate.py static_eager
+pcg_ilu             3 3 3   60  2  2  iteration  app pcg_ilu.gpu
+pcg_ilu_static      3 3 3   60  2  2  iteration  app pcg_ilu.static
+jax_jit             1 1 1  120 10  5  iteration  py zoo_jax.py jit
+triton_loop         1 1 1  120 12  8  iteration  py triton_loop.py eager
+cupy_loop           1 1 1  120  8  3  iteration  py cupy_loop.py eager
+lt_gemm             1 1 1   60  2  2  iteration  app lt_gemm.gpu
+lt_gemm_static      1 1 1   60  2  2  iteration  app lt_gemm.static
+train_lt            1 1 1   60  2  2  step       app train_lt.gpu
+train_lt_static     1 1 1   60  2  2  step       app train_lt.static
+decode_loop         1 1 1   60  2  2  token      app decode_loop.gpu
+'
+# What the shim must show in every run of a member under auto and under robust, from its log (REPRISE_LOG=info,
+# every process's), beside stdout identical to the run without the shim and exit status 0:
+#   N      at least N regions replayed: "region K: replayed as a graph" or "replayed on the robust path" lines
+#          (each region's first replay, in each process)
+#   aside  no replay asked: the shim steps aside (why: the last column), but its log must show that it followed
+#          the program's repeats (at least one "region K: " line: seen alike, recorded, graph built, not graphed,
+#          fell back, does not pay...), so that a shim that saw nothing cannot pass
+# Measured: regions replayed a run on the H200 (2026-12-02, two zoo tables in docs/bench/); "legacy stream": the
+# robust path captures, and a capture cannot take the legacy stream ("not graphed: REPRISE_REPLAY=robust, and it
+# starts on the legacy stream", or "fell back ... cannot take part in a capture"), where PyTorch and these
+# programs work.
+ZOO_EXPECT='
+hf_compile_tf32off  1     aside  as hf_static_compile (issue 40: identical under auto and robust in 5 of 5 runs)
+hf_static_compile   1     aside  auto 2-8 (the eager work around the graphs PyTorch launches); robust 0: legacy stream
+jax_eager           aside 3      auto 0-6 (0 in 2 of 6 runs): not asked; robust 6-19 (streams XLA creates)
+compile_ro          aside aside  auto and robust 0: the steps run in graphs PyTorch captures itself (reduce-overhead)
+hf_dynamic          1     aside  auto 1; robust 0: legacy stream
+compile_default     1     aside  auto 4; robust 0: legacy stream
+hf_static_eager     1     aside  auto 4; robust 0: legacy stream
+pcg_ilu             2     aside  auto 3; robust 0: legacy stream
+pcg_ilu_static      2     aside  auto 3; robust 0: legacy stream
+jax_jit             2     4      auto 8-9, robust 18-22
+triton_loop         1     aside  auto 2; robust 0: legacy stream
+cupy_loop           1     1      auto 3, robust 1 (its own created stream)
+lt_gemm             1     aside  auto 2; robust 0: legacy stream (k_probe on it in both phases)
+lt_gemm_static      1     aside  auto 2; robust 0: legacy stream
+train_lt            1     aside  auto 1-4 (segments); robust 0: legacy stream (its loss and probe)
+train_lt_static     1     aside  auto 1; robust 0: legacy stream
+decode_loop         1     1      auto 1, robust 1 (a created non-blocking stream)
+'
+# The members that may skip (exit 77 without the shim) on a machine with a GPU, and only when their stderr's
+# last line matches the pattern (an ERE); fields apart by " | ".
+ZOO_MAY_SKIP='
+jax_eager | ^zoo_jax: (no jax|JAX has no GPU backend) | JAX, or its GPU backend (the jax[cuda] wheels), not installed
+jax_jit   | ^zoo_jax: (no jax|JAX has no GPU backend) | JAX, or its GPU backend (the jax[cuda] wheels), not installed
+'
+ALL_MEMBERS=$(echo "$ZOO_RUNS" | awk 'NF { print $1 }' | paste -s -d ' ' -)
 MEMBERS=${ZOO_MEMBERS:-$ALL_MEMBERS}
 JOBS=${ZOO_JOBS:-3}
 if [ -n "${ZOO_BUDGET:-}" ]; then
@@ -100,35 +167,67 @@ for name in $MEMBERS; do
     *) fail "ZOO_MEMBERS: no member $name (members: $(echo $ALL_MEMBERS))" ;;
     esac
 done
-[ "$failures" -eq 0 ] || finish
 
-# Sets, for member $1: CMD (the command, an array), REP (runs in each shim mode), LIMIT (seconds for one run),
-# EST_FIRST and EST (seconds the first run, without the shim, and each other run take on the H200: for the
-# budget), UNIT (what a step is), NATIVE (the program's file name for kernels/apps/, else empty).
+# Sets, for member $1 (its ZOO_RUNS row): CMD (the command, an array), REP_OFF, REP_AUTO and REP_ROBUST (runs
+# in each shim mode; ZOO_REPEAT: each that), LIMIT (seconds for one run), EST_FIRST and EST (seconds the first
+# run and each other take: for the budget), UNIT (what a step is), NATIVE (the program's file name in
+# kernels/apps/) or SCRIPT (the Python script's path); false if there is no such member.
 member() {
-    CMD=() REP=1 LIMIT=120 EST_FIRST=10 EST=10 UNIT=iteration NATIVE=
-    case "$1" in
-    hf_static_compile) CMD=("$PYTHON" "$PYDIR/zoo_generate.py" static) REP=3 LIMIT=300 EST_FIRST=90 EST=25 UNIT=token ;;
-    hf_static_eager) CMD=("$PYTHON" "$PYDIR/zoo_generate.py" static_eager) EST_FIRST=15 EST=12 UNIT=token ;;
-    hf_dynamic) CMD=("$PYTHON" "$PYDIR/zoo_generate.py" dynamic) EST_FIRST=15 EST=12 UNIT=token ;;
-    compile_default) CMD=("$PYTHON" "$PYDIR/zoo_compile.py" default) LIMIT=240 EST_FIRST=40 EST=12 UNIT=step ;;
-    compile_ro) CMD=("$PYTHON" "$PYDIR/zoo_compile.py" reduce-overhead) LIMIT=240 EST_FIRST=40 EST=12 UNIT=step ;;
-    jax_eager) CMD=("$PYTHON" "$PYDIR/zoo_jax.py" eager) REP=3 EST_FIRST=10 EST=8 ;;
-    jax_jit) CMD=("$PYTHON" "$PYDIR/zoo_jax.py" jit) EST_FIRST=10 EST=8 ;;
-    cupy_loop) CMD=("$PYTHON" "$PYDIR/cupy_loop.py" eager) EST_FIRST=8 EST=5 ;;
-    triton_loop) CMD=("$PYTHON" "$PYDIR/triton_loop.py" eager) EST_FIRST=12 EST=8 ;;
-    pcg_ilu) NATIVE=pcg_ilu.gpu REP=3 LIMIT=60 EST_FIRST=2 EST=2 ;;
-    pcg_ilu_static) NATIVE=pcg_ilu.static REP=3 LIMIT=60 EST_FIRST=2 EST=2 ;;
-    lt_gemm) NATIVE=lt_gemm.gpu LIMIT=60 EST_FIRST=2 EST=2 ;;
-    lt_gemm_static) NATIVE=lt_gemm.static LIMIT=60 EST_FIRST=2 EST=2 ;;
-    train_lt) NATIVE=train_lt.gpu LIMIT=60 EST_FIRST=2 EST=2 UNIT=step ;;
-    train_lt_static) NATIVE=train_lt.static LIMIT=60 EST_FIRST=2 EST=2 UNIT=step ;;
-    decode_loop) NATIVE=decode_loop.gpu LIMIT=60 EST_FIRST=2 EST=2 UNIT=token ;;
-    *) return 1 ;;
-    esac
-    [ -n "$NATIVE" ] && CMD=("$APPS/$NATIVE")
-    [ -n "${ZOO_REPEAT:-}" ] && REP=$ZOO_REPEAT
+    local row kind
+    row=$(echo "$ZOO_RUNS" | awk -v n="$1" '$1 == n')
+    [ -n "$row" ] || return 1
+    set -- $row
+    REP_OFF=$2 REP_AUTO=$3 REP_ROBUST=$4 LIMIT=$5 EST_FIRST=$6 EST=$7 UNIT=$8 kind=$9
+    shift 9
+    NATIVE='' SCRIPT=''
+    if [ "$kind" = app ]; then
+        NATIVE=$1
+        CMD=("$APPS/$1")
+    else
+        SCRIPT=$PYDIR/$1
+        shift
+        CMD=("$PYTHON" "$SCRIPT" "$@")
+    fi
+    if [ -n "${ZOO_REPEAT:-}" ]; then
+        REP_OFF=$ZOO_REPEAT REP_AUTO=$ZOO_REPEAT REP_ROBUST=$ZOO_REPEAT
+    fi
     return 0
+}
+
+# What member $1 must show in each run under mode $2 (auto or robust): a number of regions replayed, or aside
+# (ZOO_EXPECT); empty if the table has no row for it.
+expected() {
+    echo "$ZOO_EXPECT" | awk -v n="$1" -v m="$2" '$1 == n { print (m == "auto" ? $2 : $3) }'
+}
+
+# Why member $1 is expected to do what ZOO_EXPECT says (its last column).
+expected_why() {
+    echo "$ZOO_EXPECT" | awk -v n="$1" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }'
+}
+
+# Field $2 (2: the pattern, 3: why) of member $1's ZOO_MAY_SKIP row; empty if it may not skip.
+may_skip() {
+    echo "$ZOO_MAY_SKIP" | awk -F ' [|] ' -v n="$1" -v f="$2" '{ sub(/ +$/, "", $1) } $1 == n { print $f }'
+}
+
+# The expectation $1 (a number or aside) in words.
+wanted_words() {
+    case "$1" in
+    aside) echo "steps aside, its log following the repeats" ;;
+    *) echo "at least $1 region(s) replayed a run" ;;
+    esac
+}
+
+# The zoo's estimated seconds: each member's runs one after another (ZOO_RUNS' seconds), members started in
+# order as one of the JOBS lanes frees up, as below.
+estimate() {
+    local name plain=0
+    [ "${ZOO_PLAIN_TWICE:-0}" = 1 ] && plain=1
+    for name in $MEMBERS; do
+        member "$name"
+        echo $((EST_FIRST + EST * (REP_OFF + REP_AUTO + REP_ROBUST + plain)))
+    done | awk -v jobs="$JOBS" '{ best = 1; for (i = 2; i <= jobs; i++) if (lane[i] < lane[best]) best = i
+        lane[best] += $1 } END { m = 0; for (i in lane) if (lane[i] > m) m = lane[i]; print m }'
 }
 
 now_ms() {
@@ -153,6 +252,9 @@ case " $(echo $MEMBERS) " in
     ;;
 esac
 
+# A region's first replay in the log, on either path.
+REPLAYED='info: region [0-9]+: replayed (as a graph|on the robust path)'
+
 # The stdout of run $1 (a path without .out) without its timing lines, into $1.cmp.
 comparable() {
     grep -avE '^(median_us|host_calib_us) ' "$1.out" > "$1.cmp"
@@ -163,10 +265,12 @@ median_of() {
     sed -n 's/^median_us \([0-9.]*\).*/\1/p' "$1.out" "$1.err" 2> /dev/null | head -1
 }
 
-# Writes a table row: MEMBER_INDEX SEQ NAME MODE IDENTICAL EXIT REGIONS TIME WALL NOTE.
+# Writes a table row: MEMBER_INDEX SEQ NAME MODE IDENTICAL EXIT REGIONS WANTED TIME WALL NOTE.
 row() {
-    printf '%s|%s|%s|%s|%s|%s|%s\n' "$3" "$4" "$5" "$6" "$7" "$8" "$9" > "$WORK/rows/$(printf '%02d-%02d' "$1" "$2")"
-    [ -n "${10}" ] && echo "${10}" > "$WORK/rows/$(printf '%02d-%02d' "$1" "$2").note"
+    local file
+    file=$WORK/rows/$(printf '%02d-%02d' "$1" "$2")
+    printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" > "$file"
+    [ -n "${11}" ] && echo "${11}" > "$file.note"
     return 0
 }
 
@@ -184,7 +288,7 @@ run_once() {
         envs+=("LD_LIBRARY_PATH=$NATIVE_LIBPATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
     case "$mode" in
     off | auto | robust)
-        envs+=("LD_PRELOAD=$SHIM${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_LOG=info "REPRISE_LOG_FILE=$base.log.%p")
+        envs+=("LD_PRELOAD=$PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}" REPRISE_LOG=info "REPRISE_LOG_FILE=$base.log.%p")
         ;;
     esac
     case "$mode" in
@@ -226,27 +330,71 @@ status_words() {
     esac
 }
 
+# Whether run $1 (a path without extension) in mode $2 showed what member $3 must show there (ZOO_EXPECT), its
+# REGIONS replayed counted; if not, UNMET says what is missing.  Only auto and robust expect anything.
+met_expectation() {
+    local want followed
+    UNMET=
+    case "$2" in
+    auto | robust) want=$(expected "$3" "$2") ;;
+    *) return 0 ;;
+    esac
+    if [ "$want" = aside ]; then
+        followed=$(grep -acE 'info: region [0-9]+: ' "$1.log" 2> /dev/null)
+        [ "${followed:-0}" -gt 0 ] && return 0
+        UNMET="its log shows no region: the shim followed none of the program's repeats"
+    else
+        [ "$REGIONS" -ge "$want" ] && return 0
+        UNMET="$REGIONS region(s) replayed, expected at least $want (ZOO_EXPECT)"
+    fi
+    return 1
+}
+
+# Writes member $1's verdict when it cannot run (not built, no script, no Python, skipped itself without the
+# shim: $2 says which): SKIP where ZOO_MAY_SKIP allows it and its skip line ($3) matches, else FAIL; and its row
+# ($4: its index) if $5 (the row's note) is set.
+cannot_run() {
+    local pattern
+    pattern=$(may_skip "$1" 2)
+    if [ -n "$pattern" ] && [ -n "$3" ] && echo "$3" | grep -qE -- "$pattern"; then
+        echo "SKIP: $2 (allowed: $(may_skip "$1" 3))" > "$WORK/verdicts/$1"
+    else
+        echo "FAIL: $2: on a machine with a GPU every member must run (only ZOO_MAY_SKIP's may skip, for its reason)" \
+            > "$WORK/verdicts/$1"
+    fi
+    [ -n "${5:-}" ] && row "$4" 0 "$1" none - "not run" - - - - "$5"
+    return 0
+}
+
 # Runs every run of member $1 (index $2 in the table), serially; leaves its verdict in $WORK/verdicts/NAME
 # ("PASS|FAIL|SKIP: reason"), its rows in $WORK/rows and its details in $WORK/NAME.report.
 run_member() {
-    local name=$1 idx=$2 seq=0 bad=0 mode r label base ref_status us regions identical note words
+    local name=$1 idx=$2 seq=0 bad=0 runs=0 mode r reps label base ref_status us identical note words wanted
     trap '[ -n "$RUN_PID" ] && kill -TERM "$RUN_PID" 2> /dev/null; exit 143' TERM INT
     member "$name"
     local report="$WORK/$name.report"
-    echo "--- $name: ${CMD[*]##*/} (runs in each shim mode: $REP, limit ${LIMIT}s a run)" > "$report"
+    {
+        echo "--- $name: ${CMD[*]##*/} (runs under off, auto, robust: $REP_OFF, $REP_AUTO, $REP_ROBUST;" \
+            "limit ${LIMIT}s a run)"
+        echo "    expected: auto $(wanted_words "$(expected "$name" auto)");" \
+            "robust $(wanted_words "$(expected "$name" robust)")"
+        echo "    why: $(expected_why "$name")"
+    } > "$report"
     if [ -n "$NATIVE" ] && [ ! -x "$APPS/$NATIVE" ]; then
-        echo "SKIP: $APPS/$NATIVE is not built (make gpu-programs)" > "$WORK/verdicts/$name"
-        row "$idx" 0 "$name" none - - - - - "not built"
+        cannot_run "$name" "$APPS/$NATIVE is not built (make gpu-programs)" "" "$idx" "not built"
         return 0
     fi
-    if [ -z "$NATIVE" ] && ! command -v "$PYTHON" > /dev/null 2>&1; then
-        echo "SKIP: no $PYTHON" > "$WORK/verdicts/$name"
-        row "$idx" 0 "$name" none - - - - - "no $PYTHON"
+    if [ -n "$SCRIPT" ] && [ ! -f "$SCRIPT" ]; then
+        cannot_run "$name" "$SCRIPT is missing" "" "$idx" "missing"
+        return 0
+    fi
+    if [ -n "$SCRIPT" ] && ! command -v "$PYTHON" > /dev/null 2>&1; then
+        cannot_run "$name" "no $PYTHON" "" "$idx" "no $PYTHON"
         return 0
     fi
     if [ $(($(date +%s) + EST_FIRST)) -gt "$DEADLINE" ]; then
         echo "FAIL: not run: out of ZOO_BUDGET (${BUDGET}s)" > "$WORK/verdicts/$name"
-        row "$idx" 0 "$name" none - "not run" - - - "out of ZOO_BUDGET"
+        row "$idx" 0 "$name" none - "not run" - - - - "out of ZOO_BUDGET"
         return 0
     fi
     base="$WORK/$name.none"
@@ -255,10 +403,11 @@ run_member() {
     us=$(median_of "$base")
     grep -a '^zoo-note: ' "$base.err" | sed 's/^zoo-note: /    note: /' >> "$report"
     grep -a '^zoo-time: ' "$base.err" | sed 's/^zoo-time: /    without the shim: /' >> "$report"
-    row "$idx" 0 "$name" none ref "$ref_status" - "${us:+$us us/$UNIT}" "$WALL" "$(status_words "$ref_status")"
+    row "$idx" 0 "$name" none ref "$ref_status" - - "${us:+$us us/$UNIT}" "$WALL" "$(status_words "$ref_status")"
     echo "zoo: $name none: exit $ref_status, ${us:-?} us/$UNIT, ${WALL}s"
     if [ "$ref_status" -eq 77 ]; then
-        echo "SKIP: $(grep -av '^zoo-' "$base.err" | tail -1)" > "$WORK/verdicts/$name"
+        words=$(grep -av '^zoo-' "$base.err" | tail -1)
+        cannot_run "$name" "skipped itself without the shim: $words" "$words"
         return 0
     fi
     if [ "$ref_status" -ne 0 ]; then
@@ -268,19 +417,28 @@ run_member() {
         return 0
     fi
     comparable "$base"
-    local modes="off auto robust" reps
+    local modes="off auto robust"
     [ "${ZOO_PLAIN_TWICE:-0}" = 1 ] && modes="none $modes"
     for mode in $modes; do
-        reps=$REP
-        [ "$mode" = none ] && reps=1
+        case "$mode" in
+        none) reps=1 ;;
+        off) reps=$REP_OFF ;;
+        auto) reps=$REP_AUTO ;;
+        robust) reps=$REP_ROBUST ;;
+        esac
+        wanted=-
+        case "$mode" in
+        auto | robust) wanted=$(expected "$name" "$mode") && [ "$wanted" != aside ] && wanted=">=$wanted" ;;
+        esac
         for r in $(seq 1 "$reps"); do
             seq=$((seq + 1))
+            runs=$((runs + 1))
             label=$mode
             [ "$reps" -gt 1 ] && label=$mode.$r
             [ "$mode" = none ] && label=none.2
             base="$WORK/$name.$label"
             if [ $(($(date +%s) + EST)) -gt "$DEADLINE" ]; then
-                row "$idx" "$seq" "$name" "$label" - "not run" - - - "out of ZOO_BUDGET"
+                row "$idx" "$seq" "$name" "$label" - "not run" - "$wanted" - - "out of ZOO_BUDGET"
                 echo "    $label: not run: out of ZOO_BUDGET (${BUDGET}s)" >> "$report"
                 bad=$((bad + 1))
                 continue
@@ -289,17 +447,21 @@ run_member() {
             comparable "$base"
             identical=yes
             cmp -s "$WORK/$name.none.cmp" "$base.cmp" || identical=no
-            regions=$(grep -acE 'info: region [0-9]+: replayed (as a graph|on the robust path)' "$base.log" 2> /dev/null)
-            [ "$mode" = none ] && regions=-
+            REGIONS=$(grep -acE "$REPLAYED" "$base.log" 2> /dev/null)
+            REGIONS=${REGIONS:-0}
             us=$(median_of "$base")
             words=$(status_words "$STATUS")
             note=$words
             [ "$identical" = no ] && note="stdout differs${words:+; $words}"
             [ "$identical" = no ] && [ "$mode" = none ] &&
                 note="a second run without the shim differs: the program is not deterministic here${words:+; $words}"
-            row "$idx" "$seq" "$name" "$label" "$identical" "$STATUS" "${regions:-0}" "${us:+$us us/$UNIT}" "$WALL" "$note"
-            echo "zoo: $name $label: identical $identical, exit $STATUS, ${regions:-0} region(s) replayed, ${us:-?} us/$UNIT, ${WALL}s"
-            if [ "$identical" = no ] || [ "$STATUS" -ne "$ref_status" ]; then
+            met_expectation "$base" "$mode" "$name" || note="${note:+$note; }$UNMET"
+            [ "$mode" = none ] && REGIONS=-
+            row "$idx" "$seq" "$name" "$label" "$identical" "$STATUS" "$REGIONS" "$wanted" "${us:+$us us/$UNIT}" "$WALL" \
+                "$note"
+            echo "zoo: $name $label: identical $identical, exit $STATUS, $REGIONS region(s) replayed," \
+                "${us:-?} us/$UNIT, ${WALL}s"
+            if [ "$identical" = no ] || [ "$STATUS" -ne "$ref_status" ] || [ -n "$UNMET" ]; then
                 bad=$((bad + 1))
                 {
                     echo "    $label: ${note:-?}"
@@ -333,16 +495,32 @@ run_member() {
             sort | uniq -c | sort -rn | head -3 | cut -c1-200 | sed 's/^/      /' >> "$report"
     done
     if [ "$bad" -eq 0 ]; then
-        echo "PASS: off, auto and robust (each ${REP}x): stdout identical, exit 0" > "$WORK/verdicts/$name"
-    else
-        echo "FAIL: $bad of $((3 * REP))$([ "$modes" = "off auto robust" ] || echo ' + 1') run(s) differ, fail or were not run" \
+        echo "PASS: off ${REP_OFF}x, auto ${REP_AUTO}x, robust ${REP_ROBUST}x: stdout identical, exit 0; auto" \
+            "$(wanted_words "$(expected "$name" auto)"), robust $(wanted_words "$(expected "$name" robust)")" \
             > "$WORK/verdicts/$name"
+    else
+        echo "FAIL: $bad of $runs run(s) differ, fail, miss what ZOO_EXPECT asks, or were not run" > "$WORK/verdicts/$name"
     fi
 }
+
+# Every member says what the shim does with it, under auto and under robust.
+for name in $ALL_MEMBERS; do
+    for mode in auto robust; do
+        case "$(expected "$name" "$mode")" in
+        aside | [1-9] | [1-9][0-9]) ;;
+        *) fail "ZOO_EXPECT: member $name has no expectation under $mode (a number of regions replayed, or aside)" ;;
+        esac
+    done
+done
+[ "$failures" -eq 0 ] || finish
 
 mkdir -p "$WORK/rows" "$WORK/verdicts"
 echo "zoo: members: $(echo $MEMBERS); $JOBS at a time; budget ${BUDGET}s; shim $SHIM"
 echo "zoo: $(head -1 "$WORK/gpus")"
+guess=$(estimate)
+echo "zoo: estimated ${guess}s on the H200 (ZOO_RUNS' seconds, $JOBS members at a time)"
+[ "$guess" -gt "$BUDGET" ] && echo "zoo: that is more than ZOO_BUDGET (${BUDGET}s): the runs left when it ends are not" \
+    "run, and fail; narrow ZOO_MEMBERS, or raise ZOO_BUDGET or ZOO_JOBS"
 trap 'kill -TERM $(jobs -p) 2> /dev/null; exit 143' TERM INT
 idx=0
 for name in $MEMBERS; do
@@ -381,13 +559,14 @@ done
     # member on 2026-12-03): a correctness table, not a benchmark.
     [ "$JOBS" -gt 1 ] && echo "time/step: one run each, $JOBS members at a time on one GPU: not a benchmark" \
         "(tools/dev/bench-issue25, bench-auto; ZOO_JOBS=1 for cleaner single runs)"
-    printf '%-18s %-9s %-9s %-7s %-8s %-18s %7s  %s\n' program mode identical exit regions time/step wall_s note
+    printf '%-18s %-9s %-9s %-7s %-8s %-7s %-18s %7s  %s\n' program mode identical exit regions wanted time/step \
+        wall_s note
     for f in "$WORK"/rows/[0-9][0-9]-[0-9][0-9]; do
         [ -f "$f" ] || continue
-        IFS='|' read -r r_name r_mode r_same r_exit r_regions r_time r_wall < "$f"
+        IFS='|' read -r r_name r_mode r_same r_exit r_regions r_wanted r_time r_wall < "$f"
         r_note=$(cat "$f.note" 2> /dev/null)
-        printf '%-18s %-9s %-9s %-7s %-8s %-18s %7s  %s\n' "$r_name" "$r_mode" "$r_same" "$r_exit" "$r_regions" \
-            "${r_time:--}" "${r_wall:--}" "$r_note"
+        printf '%-18s %-9s %-9s %-7s %-8s %-7s %-18s %7s  %s\n' "$r_name" "$r_mode" "$r_same" "$r_exit" "$r_regions" \
+            "$r_wanted" "${r_time:--}" "${r_wall:--}" "$r_note"
     done
 } > "$WORK/table.txt"
 cat "$WORK/table.txt"
@@ -396,5 +575,6 @@ if [ -n "${OUT:-}" ]; then
     cp "$WORK/table.txt" "$OUT/zoo-table.txt"
     [ -n "${GPU_SUITE_KEEP:-}" ] || tar -czf "$OUT/zoo-files.tar.gz" -C "$WORK" . 2> /dev/null
 fi
-[ "$failures" -eq 0 ] && [ "$passed" -eq 0 ] && skip "every member skipped (above)"
+# nvidia-smi saw a GPU: a zoo that ran nothing proves nothing.
+[ "$passed" -eq 0 ] && fail "no member passed: every one skipped or failed (above)"
 finish
