@@ -97,7 +97,7 @@ cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 b
     memset(w, 0, sizeof *w);
     w->kind = W_KERNEL;
     w->u.kernel = (struct kernel_work){k, func, generation, grid, block, (unsigned)shmem, xcalloc(1, size),
-                                       xcalloc(k->nparams, sizeof(void *))};
+                                       xcalloc(k->nparams, sizeof(void *)), false};
     for (unsigned i = 0; i < k->nparams; i++) {
         w->u.kernel.argv[i] = (char *)w->u.kernel.argbuf + off[i];
         memcpy(w->u.kernel.argv[i], args[i], k->size[i]);
@@ -108,6 +108,8 @@ cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 b
 /* Runs every block of a launch; stops at a device fault. */
 cudaError_t kernel_run(struct kernel_work *kw)
 {
+    /* A twin's grid-dependency wait may run its primary on this thread, in the middle of one of its blocks. */
+    const struct standin_block outer = current_block;
     void *shared = kw->shmem ? xmalloc(kw->shmem) : NULL;
     current_block.gridDim = kw->grid;
     current_block.blockDim = kw->block;
@@ -125,12 +127,14 @@ cudaError_t kernel_run(struct kernel_work *kw)
             }
 out:
     free(shared);
+    current_block = outer;
     return sticky_error();
 }
 
-/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream). */
+/* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream);
+ * programmatic: a programmatic dependent launch. */
 cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
-                             bool ptsz)
+                             bool ptsz, bool programmatic)
 {
     struct stream *s = NULL;
     struct work w;
@@ -138,6 +142,7 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
     cudaError_t e = kernel_work_make(&w, func, grid, block, shmem, args);
     if (e != cudaSuccess)
         return capture_fail(s, e);
+    w.u.kernel.programmatic = programmatic;
     return stream_submit(s, &w, NULL);
 }
 
@@ -145,36 +150,40 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, false));
 }
 
 /* cudaLaunchKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                   size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, false));
 }
 
 /* cudaLaunchCooperativeKernel: a launch like any other on the CPU. */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, false));
 }
 
 /* cudaLaunchCooperativeKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, false));
 }
 
-/* cudaLaunchKernelExC: launch attributes are accepted and ignored. */
+/* cudaLaunchKernelExC: launch attributes are accepted and ignored, but for a programmatic dependent launch's. */
 static cudaError_t launch_ex(const cudaLaunchConfig_t *c, const void *func, void **args, bool ptsz)
 {
     CHECK(!c, cudaErrorInvalidValue);
     CHECK(c->numAttrs > 0 && !c->attrs, cudaErrorInvalidValue);
-    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz);
+    bool programmatic = false;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        programmatic |= c->attrs[i].id == cudaLaunchAttributeProgrammaticStreamSerialization &&
+                        c->attrs[i].val.programmaticStreamSerializationAllowed != 0;
+    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz, programmatic);
 }
 
 /* cudaLaunchKernelExC. */
@@ -242,14 +251,14 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false, false));
 }
 
 /* __cudaLaunchKernel with per-thread default stream semantics. */
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                     void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true, false));
 }
 
 /* Offset and size of a kernel parameter. */

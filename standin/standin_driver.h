@@ -10,9 +10,10 @@
 #include <stdbool.h>
 #include <cuda_runtime_api.h>
 
-/* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream). */
+/* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream), a programmatic
+ * dependent launch if programmatic. */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                                  cudaStream_t h, bool ptsz);
+                                  cudaStream_t h, bool ptsz, bool programmatic);
 
 /* Stream synchronisation through the driver (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_stream_sync(cudaStream_t h, bool ptsz);
