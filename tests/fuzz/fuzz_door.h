@@ -98,6 +98,8 @@ enum door_class {
 };
 static unsigned door_mask = ~0u;
 #define DOOR_CLASS(d, c) ((d).driver = (d).driver && (door_mask & (c)) != 0)
+/* --all-pdl: every launch a programmatic dependent launch, whatever its kernel (an edge too weak: a check's aid). */
+static int door_all_pdl;
 
 /* The door generator (splitmix64, fuzz_random.h's rnd on its own state). */
 static uint64_t door_rng;
@@ -360,7 +362,9 @@ static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, d
                                       cudaStream_t s, int via)
 {
     DOOR_CLASS(d, DC_LAUNCH);
-    if (d.form == 3 && !door_waits_for_primary(k))
+    if (door_all_pdl)
+        d.form = 3;
+    else if (d.form == 3 && !door_waits_for_primary(k))
         d.form = 2;
     if (!d.driver && d.form >= 2)
         return door_note(door_launch_exc(k, grid, block, args, shared, s, d.form == 3), 0);
