@@ -168,25 +168,27 @@ static void test_stream(void)
     CHECK(memset_first.fresh == ROUNDS);
 }
 
+/* Adds to g a kernel node of func over N elements with args, depending on nothing yet. */
+static CUgraphNode kernel_node(CUgraph g, const void *func, void **args)
+{
+    CUDA_KERNEL_NODE_PARAMS kp = {.func = (CUfunction)(void *)func, .gridDimX = (N + 255) / 256, .gridDimY = 1,
+                                  .gridDimZ = 1, .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1,
+                                  .kernelParams = args};
+    CUgraphNode node = NULL;
+    CHECK(cuGraphAddKernelNode(&node, g, NULL, 0, &kp) == CUDA_SUCCESS);
+    return node;
+}
+
 /* A graph of two kernel nodes: k_fill writing x = 5, then copy from x into y, over a programmatic edge or not. */
 static CUgraphExec fill_then_copy(void (*copy)(const float *, float *, int), bool programmatic)
 {
     CUgraph g = NULL;
-    CUgraphNode primary, dependent;
     int n = N;
     float v = 5.0f;
     void *fill_args[] = {&x, &v, &n}, *copy_args[] = {&x, &y, &n};
     CHECK(cuGraphCreate(&g, 0) == CUDA_SUCCESS);
-    CUDA_KERNEL_NODE_PARAMS kp;
-    memset(&kp, 0, sizeof kp);
-    kp.func = (CUfunction)(void *)k_fill;
-    kp.gridDimX = (N + 255) / 256, kp.gridDimY = kp.gridDimZ = 1;
-    kp.blockDimX = 256, kp.blockDimY = kp.blockDimZ = 1;
-    kp.kernelParams = fill_args;
-    CHECK(cuGraphAddKernelNode(&primary, g, NULL, 0, &kp) == CUDA_SUCCESS);
-    kp.func = (CUfunction)(void *)copy;
-    kp.kernelParams = copy_args;
-    CHECK(cuGraphAddKernelNode(&dependent, g, NULL, 0, &kp) == CUDA_SUCCESS);
+    CUgraphNode primary = kernel_node(g, (const void *)k_fill, fill_args);
+    CUgraphNode dependent = kernel_node(g, (const void *)copy, copy_args);
     CUgraphEdgeData edge;
     memset(&edge, 0, sizeof edge);
     edge.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC;
