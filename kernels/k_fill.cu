@@ -5,6 +5,7 @@
 /* y[i] = v, one thread per element */
 KERNEL void k_fill(float *y, float v, int n)
 {
+    kernel_grid_dependency_sync();
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (i < n)
         y[i] = v;

@@ -24,14 +24,32 @@
 #define KERNEL extern
 #endif
 
+/*
+ * k_fill, k_axpy and k_scale may be launched as programmatic dependent
+ * launches (the fuzzers' and pdl_library's): they wait for their primary
+ * first, cudaGridDependencySynchronize() on the GPU (a no-op for any other
+ * launch), standin_grid_dependency_sync() in their CPU twins.  The others
+ * do not, so that a programmatic edge where a full one was asked for shows
+ * (docs/standin.md, "Programmatic dependent launch").
+ */
+#ifdef __CUDACC__
+/* Waits until the kernels this launch depends on programmatically have completed (none before sm_90). */
+static __device__ __forceinline__ void kernel_grid_dependency_sync(void)
+{
+#if __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+#endif
+
 /* Threads per block of k_reduce_sum: a power of two, at most 1024. */
 #define REDUCE_THREADS 256
 
-/* y[i] = v */
+/* y[i] = v (after its primary) */
 KERNEL void k_fill(float *y, float v, int n);
-/* y[i] = a * x[i] + y[i] */
+/* y[i] = a * x[i] + y[i] (after its primary) */
 KERNEL void k_axpy(float a, const float *x, float *y, int n);
-/* y[i] = y[i] * a */
+/* y[i] = y[i] * a (after its primary) */
 KERNEL void k_scale(float *y, float a, int n);
 /* y[i] = y[i] + s * (float)(step + i % 3): a scalar that changes every step */
 KERNEL void k_add_step(float *y, float s, int step, int n);

@@ -26,7 +26,8 @@ GPU_APP_FILES = \
 	kernels/apps/lt_gemm.cu \
 	kernels/apps/train_lt.cu \
 	kernels/apps/decode_loop.cu \
-	kernels/apps/pdl_chain.cu
+	kernels/apps/pdl_chain.cu \
+	kernels/apps/pdl_edges.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -43,7 +44,8 @@ GPU_APPS = \
 	kernels/apps/lt_gemm.gpu \
 	kernels/apps/train_lt.gpu \
 	kernels/apps/decode_loop.gpu \
-	kernels/apps/pdl_chain.gpu
+	kernels/apps/pdl_chain.gpu \
+	kernels/apps/pdl_edges.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -67,7 +69,8 @@ GPU_STATIC_APPS = \
 	kernels/apps/lt_gemm.static \
 	kernels/apps/train_lt.static \
 	kernels/apps/decode_loop.static \
-	kernels/apps/pdl_chain.static
+	kernels/apps/pdl_chain.static \
+	kernels/apps/pdl_edges.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -169,6 +172,11 @@ kernels/apps/pdl_chain.gpu: $(srcdir)/kernels/apps/pdl_chain.cu $(srcdir)/kernel
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pdl_chain.cu
 kernels/apps/pdl_chain.static: $(srcdir)/kernels/apps/pdl_chain.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pdl_chain.cu && $(static_runtime_check)
+## Programmatic edges where an edge too weak shows in the results (tests/gpu/pdl_edges.sh).
+kernels/apps/pdl_edges.gpu: $(srcdir)/kernels/apps/pdl_edges.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pdl_edges.cu
+kernels/apps/pdl_edges.static: $(srcdir)/kernels/apps/pdl_edges.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pdl_edges.cu && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1
@@ -179,7 +187,7 @@ CLEANFILES += $(GPU_APPS) $(GPU_STATIC_APPS) kernels/probes/lt_pdl_probe
 ## The GPU tests: they skip (77) without the programs above or without a GPU.
 TESTS += tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
 	tests/gpu/library_and_flag.sh tests/gpu/driver_door.sh tests/gpu/libraries.sh tests/gpu/torchrun.sh \
-	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tests/gpu/issue25.sh
+	tests/gpu/training.sh tests/gpu/unhooked_calls.sh tests/gpu/zoo.sh tests/gpu/issue25.sh tests/gpu/pdl_edges.sh
 
 EXTRA_DIST += $(GPU_APP_FILES) kernels/probes/lt_pdl_probe.cu kernels/torch/tiny_ops.py \
 	tests/gpu/passthrough.sh tests/gpu/torch.sh tests/gpu/torch_robust.sh tests/gpu/auto_scenarios.sh \
@@ -189,4 +197,4 @@ EXTRA_DIST += $(GPU_APP_FILES) kernels/probes/lt_pdl_probe.cu kernels/torch/tiny
 	kernels/torch/tiny_chain.py kernels/torch/bench_common.py kernels/torch/side_stream.py docs/bench/README.md \
 	kernels/torch/cupy_loop.py kernels/torch/triton_loop.py kernels/torch/nccl_single.py \
 	kernels/torch/ddp_train.py kernels/torch/cnn_train.py kernels/torch/zoo_generate.py \
-	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh
+	kernels/torch/zoo_compile.py kernels/torch/zoo_jax.py tests/gpu/issue25.sh tests/gpu/pdl_edges.sh

@@ -15,11 +15,12 @@
 typedef int CUresult_standin; /* CUresult, without cuda.h next to the runtime's internal header */
 
 /* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream), at *priority
- * (NULL: the stream's). */
+ * (NULL: the stream's), a programmatic
+ * dependent launch if programmatic. */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                                  cudaStream_t h, bool ptsz, const int *priority)
+                                  cudaStream_t h, bool ptsz, const int *priority, bool programmatic)
 {
-    DRIVER_CALL(launch_on_stream(func, grid, block, args, shmem, h, ptsz, priority));
+    DRIVER_CALL(launch_on_stream(func, grid, block, args, shmem, h, ptsz, priority, programmatic));
 }
 
 /* Runs the queue until a stream's last op has run. */

@@ -24,10 +24,11 @@
  * CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC): only between two kernel nodes,
  * from port CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC or LAUNCH_ORDER, as the
  * driver requires (else cudaErrorInvalidValue); the type is kept for
- * cuGraphGetEdges_v2, and the edge runs as a full one: the dependent kernel
- * starts once its primary finished, the simplest faithful model of a
- * grid-dependency wait. An edge added later must go from an older node to
- * a newer one (creation order stays topological; CUDA allows any acyclic).
+ * cuGraphGetEdges_v2, and a launch runs the edge as what it is: the
+ * dependent kernel may start before its primary, and only its twin's
+ * grid-dependency wait waits for it (scheduler.c). An edge added later must
+ * go from an older node to a newer one (creation order stays topological;
+ * CUDA allows any acyclic).
  *
  * Lifetimes (modules.c, context.c): instantiating or launching a graph with
  * a kernel node of an unloaded module's function aborts the process, saying
@@ -51,7 +52,7 @@ struct gnode {
     size_t ndeps, capdeps;
     struct gnode **outs;        /* dependent nodes */
     size_t nout, capout;
-    struct gnode **prog_deps;   /* the dependencies whose edge is programmatic (it runs as a full edge) */
+    struct gnode **prog_deps;   /* the dependencies whose edge is programmatic */
     size_t nprog, capprog;
     unsigned mark;              /* graph_reaches visit generation */
     UT_hash_handle hh;
@@ -73,6 +74,7 @@ struct enode {
        memory may be freed since, but its class is what SetParams keeps. */
     int src_class, dst_class;
     size_t *deps;               /* indices of dependencies */
+    bool *programmatic;         /* whether each one's edge is programmatic */
     size_t ndeps;
 };
 
@@ -700,8 +702,11 @@ static struct enode *exec_nodes_from(const struct graph *g)
         enode_note_classes(&en[i]);
         en[i].ndeps = n->ndeps;
         en[i].deps = xcalloc(n->ndeps, sizeof *en[i].deps);
-        for (size_t j = 0; j < n->ndeps; j++)
+        en[i].programmatic = xcalloc(n->ndeps, sizeof *en[i].programmatic);
+        for (size_t j = 0; j < n->ndeps; j++) {
             en[i].deps[j] = n->deps[j]->index;
+            en[i].programmatic[j] = edge_programmatic(n, n->deps[j]);
+        }
     }
     return en;
 }
@@ -723,6 +728,7 @@ static void exec_nodes_free(struct enode *en, size_t n)
     for (size_t i = 0; i < n; i++) {
         work_release(&en[i].w);
         free(en[i].deps);
+        free(en[i].programmatic);
     }
     free(en);
 }
@@ -850,7 +856,9 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, c
         work_clone(&w, &n->w);
         if (w.kind == W_KERNEL && !e->node_priority)
             w.u.kernel.priority = s->priority; /* as CUDA: the stream's, unless instantiated to use the nodes' */
-        ids[i] = sched_submit(&w, preds, np);
+        /* A kernel node's preds are its dependencies, in order: its edges say which are its primaries. */
+        bool kernel = n->type == cudaGraphNodeTypeKernel && n->ndeps > 0;
+        ids[i] = sched_submit_dependent(&w, preds, kernel ? n->programmatic : NULL, np);
         if (n->type == cudaGraphNodeTypeEventRecord)
             event_note_record(n->w.u.event, ids[i]);
     }

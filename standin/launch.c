@@ -98,7 +98,7 @@ cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 b
     memset(w, 0, sizeof *w);
     w->kind = W_KERNEL;
     w->u.kernel = (struct kernel_work){k, func, generation, grid, block, (unsigned)shmem, xcalloc(1, size),
-                                       xcalloc(k->nparams, sizeof(void *)), 0};
+                                       xcalloc(k->nparams, sizeof(void *)), 0, false};
     for (unsigned i = 0; i < k->nparams; i++) {
         w->u.kernel.argv[i] = (char *)w->u.kernel.argbuf + off[i];
         memcpy(w->u.kernel.argv[i], args[i], k->size[i]);
@@ -119,6 +119,8 @@ static void say_priority(const struct kernel_work *kw)
 /* Runs every block of a launch; stops at a device fault. */
 cudaError_t kernel_run(struct kernel_work *kw)
 {
+    /* A twin's grid-dependency wait may run its primary on this thread, in the middle of one of its blocks. */
+    const struct standin_block outer = current_block;
     say_priority(kw);
     void *shared = kw->shmem ? xmalloc(kw->shmem) : NULL;
     current_block.gridDim = kw->grid;
@@ -137,6 +139,7 @@ cudaError_t kernel_run(struct kernel_work *kw)
             }
 out:
     free(shared);
+    current_block = outer;
     return sticky_error();
 }
 
@@ -144,10 +147,11 @@ out:
  * Validates and queues (or captures) a launch on a stream handle (ptsz:
  * NULL means the per-thread stream), at *priority (its launch attribute,
  * clamped as a stream's) or else the stream's; a captured launch's node
- * keeps that priority, as CUDA copies a stream's into the nodes it captures.
+ * keeps that priority, as CUDA copies a stream's into the nodes it captures; programmatic: a
+ * programmatic dependent launch.
  */
 cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
-                             bool ptsz, const int *priority)
+                             bool ptsz, const int *priority, bool programmatic)
 {
     struct stream *s = NULL;
     struct work w;
@@ -156,6 +160,7 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
     if (e != cudaSuccess)
         return capture_fail(s, e);
     w.u.kernel.priority = priority ? priority_clamp(*priority) : s->priority;
+    w.u.kernel.programmatic = programmatic;
     return stream_submit(s, &w, NULL);
 }
 
@@ -163,40 +168,46 @@ cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **arg
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL, false));
 }
 
 /* cudaLaunchKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                   size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL, false));
 }
 
 /* cudaLaunchCooperativeKernel: a launch like any other on the CPU. */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, false, NULL, false));
 }
 
 /* cudaLaunchCooperativeKernel, per-thread default stream flavour. */
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL));
+    API(launch_on_stream(func, gridDim, blockDim, args, sharedMem, stream, true, NULL, false));
 }
 
-/* cudaLaunchKernelExC: a priority attribute is the launch's priority; the others are accepted and ignored. */
+/* cudaLaunchKernelExC: a priority attribute is the launch's priority, a programmatic dependent launch's is one; the others are
+ * accepted and ignored. */
 static cudaError_t launch_ex(const cudaLaunchConfig_t *c, const void *func, void **args, bool ptsz)
 {
     CHECK(!c, cudaErrorInvalidValue);
     CHECK(c->numAttrs > 0 && !c->attrs, cudaErrorInvalidValue);
     const int *priority = NULL;
-    for (unsigned i = 0; i < c->numAttrs; i++)
+    bool programmatic = false;
+    for (unsigned i = 0; i < c->numAttrs; i++) {
         if (c->attrs[i].id == cudaLaunchAttributePriority)
             priority = &c->attrs[i].val.priority;
-    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz, priority);
+        programmatic |= c->attrs[i].id == cudaLaunchAttributeProgrammaticStreamSerialization &&
+                        c->attrs[i].val.programmaticStreamSerializationAllowed != 0;
+    }
+    return launch_on_stream(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, ptsz, priority,
+                            programmatic);
 }
 
 /* cudaLaunchKernelExC. */
@@ -264,14 +275,14 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false, NULL));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, false, NULL, false));
 }
 
 /* __cudaLaunchKernel with per-thread default stream semantics. */
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                     void **args, size_t sharedMem, cudaStream_t stream)
 {
-    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true, NULL));
+    API(launch_on_stream((const void *)kernel, gridDim, blockDim, args, sharedMem, stream, true, NULL, false));
 }
 
 /* Offset and size of a kernel parameter. */

@@ -75,10 +75,10 @@ CUresult drv_launch_args(CUfunction f, void **kernelParams, void **extra, void *
 }
 
 /* A launch on hStream (ptsz: NULL is the per-thread stream), arguments as kernelParams or extra, at *priority
- * (NULL: the stream's). */
+ * (NULL: the stream's); programmatic: a programmatic dependent launch. */
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shmem, CUstream hStream, void **kernelParams, void **extra, bool ptsz,
-                       const int *priority)
+                       const int *priority, bool programmatic)
 {
     void *args[STANDIN_MAX_PARAMS], **argv = NULL;
     dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
@@ -86,7 +86,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
     if (r != CUDA_SUCCESS)
         return r;
     return cu_result(standin_driver_launch((const void *)f, grid, block, argv, shmem, (cudaStream_t)hStream,
-                                           ptsz, priority));
+                                           ptsz, priority, programmatic));
 }
 
 /* Whether the stand-in models launch attribute id: the others are CUDA_ERROR_INVALID_VALUE. */
@@ -96,8 +96,8 @@ static bool launch_attr_modelled(CUlaunchAttributeID id)
     case CU_LAUNCH_ATTRIBUTE_PRIORITY:          /* the launch's priority (STANDIN_PRIORITY_LOG says it) */
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: /* accepted and ignored: no clusters */
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:       /* every block runs on one thread anyway: grid sync holds */
-    /* A programmatic dependent launch: its grid-dependency wait must not return before the stream's previous
-       kernel finished.  The stand-in starts it only then (stream order), the simplest faithful model. */
+    /* A programmatic dependent launch: it may start before the stream's previous kernel, its grid-dependency
+       wait returns once that kernel has completed (scheduler.c). */
     case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
         return true;
     default:
@@ -111,14 +111,17 @@ static CUresult launch_ex(const CUlaunchConfig *c, CUfunction f, void **kernelPa
     if (c == NULL || (c->numAttrs > 0 && c->attrs == NULL))
         return CUDA_ERROR_INVALID_VALUE;
     const int *priority = NULL;
+    bool programmatic = false;
     for (unsigned i = 0; i < c->numAttrs; i++) {
         if (!launch_attr_modelled(c->attrs[i].id))
             return CUDA_ERROR_INVALID_VALUE;
         if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
             priority = &c->attrs[i].value.priority;
+        programmatic |= c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+                        c->attrs[i].value.programmaticStreamSerializationAllowed != 0;
     }
     return launch(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
-                  c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz, priority);
+                  c->sharedMemBytes, c->hStream, kernelParams, extra, ptsz, priority, programmatic);
 }
 
 /* cuLaunchKernelEx. */
@@ -140,7 +143,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, false, NULL);
+                  kernelParams, extra, false, NULL, false);
 }
 
 /* cuLaunchKernel, per-thread default stream flavour. */
@@ -150,7 +153,7 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsign
                                      void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, true, NULL);
+                  kernelParams, extra, true, NULL, false);
 }
 
 /* A cuLaunchKernel of a future version, which no shim has a wrapper for. */
@@ -160,7 +163,7 @@ CUresult CUDAAPI cuLaunchKernel_v99(CUfunction f, unsigned int gridDimX, unsigne
                                     void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                  kernelParams, extra, false, NULL);
+                  kernelParams, extra, false, NULL, false);
 }
 
 /* cuStreamSynchronize. */

@@ -186,6 +186,7 @@ struct kernel_work {
     /* Queued: the priority it runs at (its launch's, else its stream's); a graph node's: its priority attribute
        (0 unless set, or captured: the launch's, else the stream's), which a graph launch uses or not (graph.c). */
     int priority;
+    bool programmatic; /* a programmatic dependent launch on a stream (in a graph, its edges say it) */
 };
 
 /* One operation, queued on a stream or held by a graph node. */
@@ -223,7 +224,10 @@ cudaError_t work_run(struct work *w, uint64_t id);
 
 /* Queues w (taken over) to run after every pending op in preds; returns its id. */
 uint64_t sched_submit(struct work *w, const uint64_t *preds, size_t npreds);
-/* True while the op with this id has not run (0 is never pending). */
+/* The same, preds[i] a primary where programmatic[i] (NULL: none) and both are kernels: w may start before it
+ * (scheduler.c, "Programmatic dependencies"). */
+uint64_t sched_submit_dependent(struct work *w, const uint64_t *preds, const bool *programmatic, size_t npreds);
+/* True while the op with this id has not completed (0 is never pending). */
 bool sched_pending(uint64_t id);
 /* Runs one ready op chosen by the seeded generator; false when none is ready. */
 bool sched_step(void);
@@ -357,9 +361,10 @@ cudaError_t kernel_run(struct kernel_work *k);
 cudaError_t kernel_work_make(struct work *w, const void *func, dim3 grid, dim3 block,
                              size_t shmem, void **args);
 /* Validates and queues (or captures) a launch on a stream handle (ptsz: NULL means the per-thread stream), at
- * *priority (NULL: the stream's). */
+ * *priority (NULL: the stream's); programmatic: a programmatic dependent launch (after the stream's previous
+ * op, if a kernel, as its primary). */
 cudaError_t launch_on_stream(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t h,
-                             bool ptsz, const int *priority);
+                             bool ptsz, const int *priority, bool programmatic);
 
 /* ------------------------------------------------------------ capture.c */
 

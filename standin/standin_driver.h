@@ -11,9 +11,10 @@
 #include <cuda_runtime_api.h>
 
 /* Launch through the driver: a kernel twin on a stream (ptsz: NULL means the per-thread stream), at *priority
- * (NULL: the stream's). */
+ * (NULL: the stream's), a programmatic
+ * dependent launch if programmatic. */
 cudaError_t standin_driver_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                                  cudaStream_t h, bool ptsz, const int *priority);
+                                  cudaStream_t h, bool ptsz, const int *priority, bool programmatic);
 
 /* Stream synchronisation through the driver (ptsz: NULL means the per-thread stream). */
 cudaError_t standin_driver_stream_sync(cudaStream_t h, bool ptsz);

@@ -11,6 +11,9 @@
  * block; the twin reads its block's indices from standin_block() and loops
  * over the block's threads itself, so __syncthreads() is the boundary
  * between two such loops and __shared__ memory is a local array.
+ * cudaGridDependencySynchronize() is standin_grid_dependency_sync(): a twin
+ * that a program may launch as a programmatic dependent launch calls it
+ * before it reads what the kernel before it wrote.
  */
 #ifndef STANDIN_KERNEL_H
 #define STANDIN_KERNEL_H
@@ -47,5 +50,11 @@ const struct standin_block *standin_block(void);
 int standin_device_range_ok(const void *p, size_t n);
 /* Reports a device fault (e.g. cudaErrorIllegalAddress): a sticky error. */
 void standin_fault(cudaError_t err);
+/* cudaGridDependencySynchronize(): returns once the kernels the running launch depends on programmatically (a
+ * programmatic dependent launch's previous kernel, a programmatic edge's) have completed; at once for any other.
+ * Before it, such a launch may run before them (docs/standin.md, "Programmatic dependent launch"). */
+void standin_grid_dependency_sync(void);
+/* cudaTriggerProgrammaticLaunchCompletion(): accepted; the dependents may start before it anyway. */
+void standin_trigger_launch_completion(void);
 
 #endif

@@ -13,6 +13,10 @@
  * The per-thread default stream (cudaStreamPerThread, or NULL in the _ptsz
  * and _ptds entry points) is a blocking stream made for each host thread on
  * first use.
+ *
+ * A programmatic dependent launch follows the stream's previous op as a
+ * primary if it is a kernel (it may start before that kernel: scheduler.c),
+ * any other op fully, as CUDA serialises it after a copy or a wait.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,12 +105,19 @@ size_t stream_preds(struct stream *s, uint64_t **preds, size_t *cap)
     return n;
 }
 
-/* Queues w on s outside capture; returns the new op's id. */
+/* Queues w on s outside capture; returns the new op's id.  A programmatic dependent launch has the stream's
+ * previous op, if a kernel, as its primary (scheduler.c); every other pred is followed fully. */
 uint64_t stream_enqueue(struct stream *s, struct work *w)
 {
     uint64_t *preds = NULL;
     size_t cap = 0, n = stream_preds(s, &preds, &cap);
-    s->last_op = sched_submit(w, preds, n);
+    bool *programmatic = NULL;
+    if (w->kind == W_KERNEL && w->u.kernel.programmatic && n > 0) {
+        programmatic = xcalloc(n, sizeof *programmatic);
+        programmatic[0] = preds[0] == s->last_op;
+    }
+    s->last_op = sched_submit_dependent(w, preds, programmatic, n);
+    free(programmatic);
     free(preds);
     return s->last_op;
 }

@@ -6,6 +6,7 @@
 void k_axpy(float a, const float *x, float *y, int n)
 {
     CPU_BLOCK_BEGIN;
+    standin_grid_dependency_sync();
     FOR_EACH_THREAD {
         int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
         if (i < n)

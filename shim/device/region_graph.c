@@ -619,10 +619,47 @@ static CUresult builder_add_call(struct graph_builder *b, unsigned i)
     return builder_add_node(b, i, si);
 }
 
+/*
+ * At debug level, the graph's nodes and its edges as the driver reports
+ * them (cuGraphGetEdges_v2), and how many of those are programmatic: what
+ * tests compare with the program's programmatic dependent launches.
+ */
+static void log_edges(const struct region_graph *g)
+{
+    if (!log_enabled(LOG_DEBUG))
+        return;
+    unsigned nodes = 0, programmatic = 0;
+    for (unsigned i = 0; i < g->count; i++)
+        nodes += g->nodes[i].node != NULL;
+    size_t edges = 0;
+    CUgraphNode *from = NULL, *to = NULL;
+    CUgraphEdgeData *data = NULL;
+    CUresult err = DEVICE_CALL(cuGraphGetEdges_v2, g->graph, NULL, NULL, NULL, &edges);
+    if (err == CUDA_SUCCESS && edges > 0) {
+        from = calloc(edges, sizeof *from);
+        to = calloc(edges, sizeof *to);
+        data = calloc(edges, sizeof *data);
+        err = from && to && data ? DEVICE_CALL(cuGraphGetEdges_v2, g->graph, from, to, data, &edges)
+                                 : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t k = 0; err == CUDA_SUCCESS && k < edges; k++)
+        programmatic += data[k].type == CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+    if (err == CUDA_SUCCESS)
+        log_debug("graph of %u calls on %u streams: %u nodes, %zu edges (%u programmatic)", g->count,
+                  g->stream_count, nodes, edges, programmatic);
+    else
+        log_debug("graph of %u calls on %u streams: %u nodes; its edges could not be counted (%s)", g->count,
+                  g->stream_count, nodes, libcuda_error_name(err));
+    free(from);
+    free(to);
+    free(data);
+}
+
 /* Completes a graph whose nodes are all added: its logs, its key, its first instance and its launch's events. */
 static CUresult builder_finish(struct graph_builder *b)
 {
     struct region_graph *g = b->g;
+    log_edges(g);
     if (b->programmatic_edges)
         log_debug("graph of %u calls on %u streams: %u programmatic dependent launch%s after a kernel node, each "
                   "joined to it by a programmatic edge",

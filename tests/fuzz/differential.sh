@@ -23,8 +23,9 @@
 # half of those with such replays (with 200 seeds or more); the counts show
 # how often a replayed region of 8 or more calls fell back (was disturbed);
 # dropping one call from a program (--drop) must change its output in most
-# seeds; hashing without the final sync (--no-final-sync) must change the
-# output for some seed and scheduler seed.
+# seeds, and making every launch a programmatic dependent launch (--all-pdl:
+# edges too weak) in a tenth of them; hashing without the final sync
+# (--no-final-sync) must change the output for some seed and scheduler seed.
 #
 # The driver door (random_program.c, tests/fuzz/fuzz_door.h): in most seeds
 # a share of the calls goes through the driver API (cuLaunchKernel... from
@@ -228,6 +229,16 @@ for seed in $(seq "$first" $((first + probe - 1))); do
 done
 echo "dropping one call changed the output in $changed of $probe seeds"
 [ $((changed * 10)) -ge $((probe * 7)) ] || fail "dropping one call changed the output in only $changed of $probe seeds"
+# ... and so does a program whose every launch is a programmatic dependent launch: an edge too weak, as a shim
+# making programmatic edges where full ones belong would make it (the stand-in may start a dependent before its
+# primary, docs/standin.md; the kernels that do not wait for their primary then read stale data).
+weak=0
+for seed in $(seq "$first" $((first + probe - 1))); do
+    STANDIN_SEED=$((seed % 7 + 1)) "$prog" --all-pdl "$seed" > "$WORK/weak" 2>&1
+    cmp -s "$WORK/weak" "$WORK/$seed.plain" || weak=$((weak + 1))
+done
+echo "making every launch a programmatic dependent launch changed the output in $weak of $probe seeds"
+[ $((weak * 10)) -ge "$probe" ] || fail "making every launch a programmatic dependent launch changed the output in only $weak of $probe seeds"
 # ... and so does reading results without the final sync, for some scheduler seed.
 find_racy_seed "$prog" --no-final-sync plain "$first" $((first + probe - 1))
 if [ -n "$caught" ]; then

@@ -28,12 +28,13 @@
  * once: the driver copies it), or through cuLaunchKernelEx without
  * attributes, or with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
  * (a programmatic dependent launch, as cuBLASLt makes them: the kernels
- * read what the kernel before them wrote, and a programmatic dependent
- * launch runs after it as any launch does); a launch through the runtime
- * whose form is 3 is a cudaLaunchKernelExC with that attribute, one whose
- * form is 2 a cudaLaunchKernelExC without attributes; a memset is made of
- * 1, 2 or 4-byte elements; an event record
- * is cuEventRecord or cuEventRecordWithFlags(0). The runtime's special
+ * read what the kernel before them wrote, which a programmatic dependent
+ * launch may start before, so it is made only of the kernels that wait for
+ * it, door_waits_for_primary; any other's form 3 is form 2); a launch
+ * through the runtime whose form is 3 is a cudaLaunchKernelExC with that
+ * attribute, one whose form is 2 a cudaLaunchKernelExC without attributes;
+ * a memset is made of 1, 2 or 4-byte elements; an event record is
+ * cuEventRecord or cuEventRecordWithFlags(0). The runtime's special
  * streams become the driver's: the legacy stream NULL or CU_STREAM_LEGACY,
  * the per-thread one CU_STREAM_PER_THREAD, or NULL to a _ptsz twin.
  *
@@ -97,6 +98,8 @@ enum door_class {
 };
 static unsigned door_mask = ~0u;
 #define DOOR_CLASS(d, c) ((d).driver = (d).driver && (door_mask & (c)) != 0)
+/* --all-pdl: every launch a programmatic dependent launch, whatever its kernel (an edge too weak: a check's aid). */
+static int door_all_pdl;
 
 /* The door generator (splitmix64, fuzz_random.h's rnd on its own state). */
 static uint64_t door_rng;
@@ -346,11 +349,23 @@ static inline cudaError_t door_launch_exc(const void *k, dim3 grid, dim3 block, 
     return cudaLaunchKernelExC(&c, k, args);
 }
 
+/* Whether kernel k waits for its primary before it reads or writes (kernels.h): a programmatic dependent launch of
+ * any other would race with the kernel before it. */
+static inline int door_waits_for_primary(const void *k)
+{
+    return k == (const void *)k_fill || k == (const void *)k_axpy || k == (const void *)k_scale ||
+           k == (const void *)k_empty;
+}
+
 /* A kernel launch (via: the runtime's through __cudaLaunchKernel, unless its form is cudaLaunchKernelExC's). */
 static inline cudaError_t door_launch(struct door d, const void *k, dim3 grid, dim3 block, void **args, size_t shared,
                                       cudaStream_t s, int via)
 {
     DOOR_CLASS(d, DC_LAUNCH);
+    if (door_all_pdl)
+        d.form = 3;
+    else if (d.form == 3 && !door_waits_for_primary(k))
+        d.form = 2;
     if (!d.driver && d.form >= 2)
         return door_note(door_launch_exc(k, grid, block, args, shared, s, d.form == 3), 0);
     if (!d.driver)

@@ -3,7 +3,7 @@
  * tests/fuzz/random_program.c: a random CUDA program per seed, for the
  * differential test (tests/fuzz/differential.sh).
  *
- *     random_program [--dump] [--drop] [--no-final-sync] [--iters=N] [--keep=I,J,...] SEED
+ *     random_program [--dump] [--drop] [--no-final-sync] [--all-pdl] [--iters=N] [--keep=I,J,...] SEED
  *
  * From SEED (splitmix64, never rand()) it generates a *body*: 4..40
  * operations over 1..4 streams (non-blocking or blocking, in every third
@@ -69,6 +69,11 @@
  *                  STANDIN_SEED for some seeds)
  * --runtime-only   every call through the runtime door (fuzz_door.h): the
  *                  output must not change
+ * --all-pdl        every launch a programmatic dependent launch (fuzz_door.h),
+ *                  whether its kernel waits for the one before it or not: a
+ *                  deliberately racy program, as a shim making programmatic
+ *                  edges where full ones belong would make it (the output
+ *                  must change for some seeds)
  * --door-mask=BITS only these kinds of call may take the driver door
  *                  (fuzz_door.h: enum door_class), to minimise a seed
  * --iters=N        runs the body N times instead
@@ -1249,6 +1254,8 @@ int main(int argc, char **argv)
             no_final_sync = 1;
         else if (!strcmp(argv[i], "--runtime-only"))
             runtime_door_only = 1;
+        else if (!strcmp(argv[i], "--all-pdl"))
+            door_all_pdl = 1;
         else if (!strncmp(argv[i], "--door-mask=", 12))
             door_mask = (unsigned)strtoul(argv[i] + 12, NULL, 0);
         else if (!strncmp(argv[i], "--iters=", 8))
@@ -1259,7 +1266,8 @@ int main(int argc, char **argv)
             seed_arg = argv[i];
     }
     if (seed_arg == NULL) {
-        fprintf(stderr, "usage: %s [--dump] [--drop] [--no-final-sync] [--runtime-only] [--iters=N] [--keep=I,...] SEED\n",
+        fprintf(stderr, "usage: %s [--dump] [--drop] [--no-final-sync] [--runtime-only] [--all-pdl] [--iters=N] "
+                        "[--keep=I,...] SEED\n",
                 argv[0]);
         return 2;
     }

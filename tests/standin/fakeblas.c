@@ -15,10 +15,11 @@
 #include "../../kernels/cpu/cpu_kernel.h"
 #include "fakeblas.h"
 
-/* y[i] = 0.5 * y[i] + x[i] */
+/* y[i] = 0.5 * y[i] + x[i], after its primary (fakeblas_gemm_pdl launches it as a programmatic dependent launch) */
 void fakeblas_blend_kernel(const float *x, float *y, int n)
 {
     CPU_BLOCK_BEGIN;
+    standin_grid_dependency_sync();
     FOR_EACH_THREAD {
         int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
         if (i < n)
@@ -27,10 +28,11 @@ void fakeblas_blend_kernel(const float *x, float *y, int n)
 }
 CPU_KERNEL_3(fakeblas_blend_kernel, const float *, float *, int)
 
-/* y[i] = 0.5 * y[i] + y[i] * 0.25: an epilogue that reads what the main loop wrote */
+/* y[i] = 0.5 * y[i] + y[i] * 0.25: an epilogue that reads what the main loop wrote, once it has completed */
 void fakeblas_epilogue_kernel(float *y, int n)
 {
     CPU_BLOCK_BEGIN;
+    standin_grid_dependency_sync();
     FOR_EACH_THREAD {
         int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
         if (i < n)

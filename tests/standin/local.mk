@@ -432,6 +432,14 @@ tests_standin_test_driver_standin_SOURCES = tests/standin/test_driver_standin.c 
 tests_standin_test_driver_standin_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_standin_test_driver_standin_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/driver.sh tests/standin/test_driver_standin
+
+## Programmatic dependent launch as it is (docs/standin.md): a dependent may start before its primary, only its
+## grid-dependency wait waits for it.
+check_PROGRAMS += tests/standin/test_programmatic
+tests_standin_test_programmatic_SOURCES = tests/standin/test_programmatic.c tests/check.h
+tests_standin_test_programmatic_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_standin_test_programmatic_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/standin/test_programmatic
 EXTRA_DIST += tests/standin/driver.sh
 
 ## Issue 12, case 2: a library that asks the driver whether its stream is

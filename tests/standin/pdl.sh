@@ -4,11 +4,13 @@
 # CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION between the program's kernels, and the program's own
 # programmatic launch through cudaLaunchKernelExC (tests/scenarios/pdl_library).  Without the shim, the output is
 # the one recorded (on the stand-in) for several scheduler seeds.  Under auto, the same output for several seeds
-# (the stand-in runs graph nodes in a seeded random order: a missing edge shows), every launch of the region held
-# back and graphed, 4 of them joined to the kernel node before them by a programmatic edge (the library's first
-# launch after the copy gets a full edge: the stand-in refuses a programmatic one from a copy, and the graph would
-# not build), and the region replayed at every occurrence after it was built, never falling back.  With a
-# programmatic event on the program's launch, that launch is a boundary, and the log names the attribute once.
+# (the stand-in runs graph nodes in a seeded random order: a missing edge shows, and so does a programmatic edge
+# where a full one belongs: the program's last kernel does not wait for its primary), every launch of the region
+# held back and graphed, 4 of them joined to the kernel node before them by a programmatic edge (the library's
+# first launch after the copy gets a full edge: the stand-in refuses a programmatic one from a copy, and the graph
+# would not build; the driver counts 7 edges, 4 programmatic), and the region replayed at every occurrence after
+# it was built, never falling back.  With a programmatic event on the program's launch, that launch is a
+# boundary, and the log names the attribute once.
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$top_builddir/tests/scenarios/pdl_library"
 [ -x "$PROG" ] || { echo "$PROG is not built" >&2; exit 99; }
@@ -29,6 +31,8 @@ for seed in 1 2 3 5; do
 done
 log="$WORK/auto.1.log"
 expect_in "$log" "graph of 8 calls on 1 streams: 4 programmatic dependent launches after a kernel node, each joined to it by a programmatic edge"
+# The driver's own count of the graph's edges (cuGraphGetEdges_v2): a chain, the 4 programmatic among them.
+expect_in "$log" "graph of 8 calls on 1 streams: 8 nodes, 7 edges (4 programmatic)"
 expect_in "$log" "region 2: replayed as a graph (8 calls in one launch"
 expect_in "$log" "region 2 (thread 1, 8 calls): 39 occurrences, 35 replays (0 re-captured)"
 expect_in "$log" "fallbacks: none"

@@ -599,8 +599,9 @@ static CUDA_MEMCPY3D copy_1d(CUmemorytype dt, void *dst, CUmemorytype st, const 
 /*
  * Programmatic edges (cuGraphAddDependencies_v2 with edge data): only from a
  * kernel node to a kernel node, from its programmatic port; reported by
- * cuGraphGetEdges_v2; the dependent kernel runs after its primary.  The
- * programmatic launch attribute is no node attribute.
+ * cuGraphGetEdges_v2; the dependent kernel (k_scale waits for its primary)
+ * reads what its primary wrote.  The programmatic launch attribute is no
+ * node attribute.
  */
 static void test_programmatic_edges(void)
 {
