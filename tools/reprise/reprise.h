@@ -20,11 +20,24 @@ bool is_option(const char *arg, const char *name);
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void);
 
+/* What each REPRISE_* option accepts (policy/options.def), indexed by OPT_*. */
+extern const char *const option_choices[];
+/* The choice value names among option's '|'-separated choices, in any case, spelt as they are, or die. */
+const char *choice_of(const char *option, const char *value, const char *choices);
+/* The shim to preload: given, else the build tree's, else the installed one; dies unless the loader can preload it. */
+const char *find_library(const char *given);
+/* LD_PRELOAD's value with shim put first, what the environment had kept after it (malloc'd). */
+char *preload_with(const char *shim);
+/* Why program could not be executed (err: execvp's errno), into why: its missing interpreter, else strerror. */
+void describe_exec_error(const char *program, int err, char *why, size_t size);
+
 /* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
 int cmd_run(int argc, char **argv);
 /* reprise check [--json] PROGRAM: returns the exit status. */
 int cmd_check(int argc, char **argv);
 /* reprise report [--launch-us N] [--chrome-trace OUT] TRACE: returns the exit status. */
 int cmd_report(int argc, char **argv);
+/* reprise compare [OPTIONS] -- PROGRAM ARGS...: returns the exit status. */
+int cmd_compare(int argc, char **argv);
 
 #endif
