@@ -54,6 +54,26 @@ reprise_compare --rounds 3 --warmup 1 -- sh -c "{ $WHICH; } >> '$WORK/order'" > 
 [ "$(tr '\n' ' ' < "$WORK/order")" = "none none shim shim none none shim " ] ||
     fail "runs in the order $(tr '\n' ' ' < "$WORK/order"), expected a warm-up, then none shim, shim none, none shim"
 
+# The exit summary read back from each process's log (REPRISE_LOG_FILE): lines in the shim's words, written by
+# the program into its own log (a shell makes no CUDA call, so the shim writes none), auto stepping aside among them.
+cat > "$WORK/summary.sh" <<'SH'
+case "$LD_PRELOAD" in *libreprise*) ;; *) exit 0 ;; esac
+[ "$REPRISE_STATS" = 1 ] && [ "$REPRISE_LOG" = info ] || exit 9
+{
+    echo "reprise[$$:1] info: exit: 12 calls intercepted, 1 streams carried work"
+    echo "reprise[$$:1] info: region 3 (thread 1, 4 calls): 10 occurrences, 0 replays (0 re-captured), 0 calls not submitted one by one, 0 nodes patched, fallbacks: not_paying 2, mismatch 1"
+    echo "reprise[$$:2] info: region 5 (thread 2, 6 calls): 9 occurrences, 7 replays (0 re-captured), 42 calls not submitted one by one, 0 nodes patched, fallbacks: none"
+    echo "reprise[$$:1] warning: auto stepped aside after 3 s: graphs cost 12% here"
+} >> "$(echo "$REPRISE_LOG_FILE" | sed "s/%p/$$/")"
+SH
+reprise_compare --rounds 1 -- sh "$WORK/summary.sh" > "$WORK/summary" 2>&1 || fail "compare of summary.sh exited $?"
+rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s %s %s|", $7, $10, $11 }' "$WORK/summary")
+[ "$rows" = "0 1/2 3|" ] || fail "summary.sh's row (exit, regions replayed, fallbacks) is '$rows'"
+expect_in "$WORK/summary" "a run (medians): 1 of 2 regions replayed, 7 replays, 42 calls not submitted one by one"
+expect_in "$WORK/summary" "fell back: not_paying 2, mismatch 1 (summed over 1 run)"
+expect_in "$WORK/summary" "stepped aside: in 1 of 1 runs (round 1: auto stepped aside after 3 s: graphs cost 12% here)"
+expect_in "$WORK/summary" "1 warnings and 0 errors in its logs"
+
 # Another exit status under the shim, a run killed at --timeout, a program failing without the shim: exit 1.
 reprise_compare --rounds 1 -- sh -c "[ \$($WHICH) = none ]" > "$WORK/status" 2>&1
 [ $? -eq 1 ] || fail "compare of a program exiting 1 under the shim did not exit 1"

@@ -471,7 +471,7 @@ static void print_shim(const struct comparison *c, const struct findings *f)
         printf("fell back:");
         for (unsigned k = 0; k < f->all.reason_count; k++)
             printf("%s %s %llu", k ? "," : "", f->all.reasons[k].name, f->all.reasons[k].count);
-        printf(" (in all %ld runs)\n", n);
+        printf(" (summed over %ld run%s)\n", n, n == 1 ? "" : "s");
     } else if (strcmp(m, "auto") == 0) {
         printf("fell back: never\n");
     }
