@@ -28,7 +28,8 @@ awk '$1 ~ /^[0-9]+$/ && !($3 > 0 && $4 > 0 && $5 > 0) { bad = 1 } END { exit bad
 grep -q '^median  *[0-9.][0-9.]*  *[0-9.][0-9.]*  *[0-9.][0-9.]*$' "$WORK/loop" || fail "compare printed no median row"
 expect_in "$WORK/loop" "identical: yes"
 expect_in "$WORK/loop" "exit status: 0 in every run"
-expect_in "$WORK/loop" "shim (auto): regions replayed in 3 of 3 runs; a run (medians): 1 of 1 regions replayed"
+expect_in "$WORK/loop" "shim (auto): regions replayed in 3 of 3 runs; a run (medians): 1 regions graphed, 1 replayed"
+expect_in "$WORK/loop" "fell back: never"
 expect_in "$WORK/loop" "stepped aside: no"
 expect_in "$WORK/loop" "result: same stdout and exit status in every run"
 expect_in "$WORK/loop.json" '"identical":true'
@@ -54,25 +55,39 @@ reprise_compare --rounds 3 --warmup 1 -- sh -c "{ $WHICH; } >> '$WORK/order'" > 
 [ "$(tr '\n' ' ' < "$WORK/order")" = "none none shim shim none none shim " ] ||
     fail "runs in the order $(tr '\n' ' ' < "$WORK/order"), expected a warm-up, then none shim, shim none, none shim"
 
-# The exit summary read back from each process's log (REPRISE_LOG_FILE): lines in the shim's words, written by
-# the program into its own log (a shell makes no CUDA call, so the shim writes none), auto stepping aside among them.
+# What the shim did, read back from each process's log (REPRISE_LOG_FILE): lines in the shim's words, written by
+# the program into its own log (a shell makes no CUDA call): its decisions, auto stepping aside, and with --stats
+# the exit summary, whose fallbacks then count instead of the decisions'.
 cat > "$WORK/summary.sh" <<'SH'
 case "$LD_PRELOAD" in *libreprise*) ;; *) exit 0 ;; esac
-[ "$REPRISE_STATS" = 1 ] && [ "$REPRISE_LOG" = info ] || exit 9
+[ "$REPRISE_LOG" = info ] || exit 9
+log=$(echo "$REPRISE_LOG_FILE" | sed "s/%p/$$/")
+{
+    echo "reprise[$$:1] info: region 3: graph built (4 nodes on 1 stream); replaying from its next occurrence"
+    echo "reprise[$$:1] info: region 3: its graph does not pay (fast path: 9.0 us an occurrence against 8.0 us passed through): passing through until it is stable again (2 sightings), then trying again"
+    echo "reprise[$$:1] info: region 3: fell back after 2 of 4 calls (mismatch: its kernel differs); passing through until it is stable again (2 sightings)"
+    echo "reprise[$$:2] info: region 5: graph captured on the robust path (6 calls re-captured each time, applied with cuGraphExecUpdate)"
+    echo "reprise[$$:2] info: region 5: replayed on the robust path (instantiated)"
+    echo "reprise[$$:1] warning: auto stepped aside after 3 s: graphs cost 12% here"
+} >> "$log"
+[ "${REPRISE_STATS:-0}" = 1 ] || exit 0
 {
     echo "reprise[$$:1] info: exit: 12 calls intercepted, 1 streams carried work"
     echo "reprise[$$:1] info: region 3 (thread 1, 4 calls): 10 occurrences, 0 replays (0 re-captured), 0 calls not submitted one by one, 0 nodes patched, fallbacks: not_paying 2, mismatch 1"
-    echo "reprise[$$:2] info: region 5 (thread 2, 6 calls): 9 occurrences, 7 replays (0 re-captured), 42 calls not submitted one by one, 0 nodes patched, fallbacks: none"
-    echo "reprise[$$:1] warning: auto stepped aside after 3 s: graphs cost 12% here"
-} >> "$(echo "$REPRISE_LOG_FILE" | sed "s/%p/$$/")"
+    echo "reprise[$$:2] info: region 5 (thread 2, 6 calls): 9 occurrences, 7 replays (7 re-captured), 42 calls not submitted one by one, 0 nodes patched, fallbacks: none"
+} >> "$log"
 SH
 reprise_compare --rounds 1 -- sh "$WORK/summary.sh" > "$WORK/summary" 2>&1 || fail "compare of summary.sh exited $?"
 rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s %s %s|", $7, $10, $11 }' "$WORK/summary")
-[ "$rows" = "0 1/2 3|" ] || fail "summary.sh's row (exit, regions replayed, fallbacks) is '$rows'"
-expect_in "$WORK/summary" "a run (medians): 1 of 2 regions replayed, 7 replays, 42 calls not submitted one by one"
-expect_in "$WORK/summary" "fell back: not_paying 2, mismatch 1 (summed over 1 run)"
+[ "$rows" = "0 1/2 2|" ] || fail "summary.sh's row (exit, regions replayed, fallbacks) is '$rows'"
+expect_in "$WORK/summary" "a run (medians): 2 regions graphed, 1 replayed"
+expect_not_in "$WORK/summary" "replays"
+expect_in "$WORK/summary" "fell back: not_paying 1, mismatch 1 (summed over 1 run; the log's lines"
 expect_in "$WORK/summary" "stepped aside: in 1 of 1 runs (round 1: auto stepped aside after 3 s: graphs cost 12% here)"
 expect_in "$WORK/summary" "1 warnings and 0 errors in its logs"
+reprise_compare --rounds 1 --stats -- sh "$WORK/summary.sh" > "$WORK/stats" 2>&1 || fail "compare --stats exited $?"
+expect_in "$WORK/stats" "a run (medians): 2 regions graphed, 1 replayed, 7 replays, 42 calls not submitted one by one"
+expect_in "$WORK/stats" "fell back: not_paying 2, mismatch 1 (summed over 1 run)"
 
 # Another exit status under the shim, a run killed at --timeout, a program failing without the shim: exit 1.
 reprise_compare --rounds 1 -- sh -c "[ \$($WHICH) = none ]" > "$WORK/status" 2>&1

@@ -30,6 +30,7 @@ enum variant { NONE, SHIM, VARIANTS };
 /* What reprise compare was asked. */
 struct compare_options {
     long rounds, warmup;
+    bool stats; /* the shim's runs with REPRISE_STATS=1: the exit summary's replays and calls saved */
     const char *mode, *library, *json, *keep, *ignore_text;
     double timeout;
     char **program; /* PROGRAM ARGS..., NULL-terminated */
@@ -107,6 +108,8 @@ static void parse_options(int argc, char **argv, struct compare_options *o)
             o->warmup = number_option("--warmup", option_value(argc, argv, &i, "--warmup"), 0, 100);
         else if (is_option(a, "--mode"))
             o->mode = choice_of("--mode", option_value(argc, argv, &i, "--mode"), option_choices[OPT_MODE]);
+        else if (strcmp(a, "--stats") == 0)
+            o->stats = true;
         else if (is_option(a, "--library"))
             o->library = option_value(argc, argv, &i, "--library");
         else if (is_option(a, "--json"))
@@ -252,9 +255,9 @@ static void run_variant(struct comparison *c, long r, int v, struct run_record *
     char *mode = xrealloc(NULL, strlen(c->opt.mode) + 14, 1), *preload = xrealloc(NULL, strlen(c->preload) + 12, 1);
     sprintf(mode, "REPRISE_MODE=%s", c->opt.mode);
     sprintf(preload, "LD_PRELOAD=%s", c->preload);
-    /* The exit summary in the log (REPRISE_STATS=1) at info, debug kept. */
-    const char *env[] = {preload, mode, "REPRISE_STATS=1",
-                         level && strcasecmp(level, "debug") == 0 ? "REPRISE_LOG=debug" : "REPRISE_LOG=info", log, NULL};
+    /* Decisions in the log at info (debug kept); the exit summary too with --stats, which counts every call. */
+    const char *env[] = {preload, mode, level && strcasecmp(level, "debug") == 0 ? "REPRISE_LOG=debug" : "REPRISE_LOG=info",
+                         log, c->opt.stats ? "REPRISE_STATS=1" : NULL, NULL};
     struct run_request req = {
         .argv = c->opt.program, .env = v == SHIM ? env : NULL, .out = out, .err = err, .timeout = c->opt.timeout};
     timed_run(&req, &rec->outcome);
@@ -290,14 +293,17 @@ struct findings {
     long first_differs, first_differs_v;   /* the first run whose stdout differs: round, variant (-1: none) */
     long first_status, first_status_v;     /* the first run whose status is not the reference's */
     unsigned none_differs;                 /* runs without the shim whose stdout is not the reference's */
-    unsigned summaries, replaying, aside;  /* shim runs with an exit summary, with a region replayed, stepped aside */
-    double regions, replayed, replays, saved; /* per shim run, medians */
-    struct shim_summary all;               /* every shim run's reasons, warnings, first stepped-aside line */
+    unsigned logged, summaries, replaying, aside; /* shim runs with a log, an exit summary, a region replayed, that
+                                                     stepped aside */
+    double graphed, replayed, replays, saved;     /* per shim run, medians */
+    struct reason_counts fallbacks;               /* every shim run's, summed */
+    unsigned warnings, errors;
+    char stepped_aside[256], ceiling[256];        /* the first run's that says it */
     long aside_round;
 };
 
 /* The columns of the rounds' numbers whose medians find takes. */
-enum column { COL_NONE, COL_SHIM, COL_RATIO, COL_REGIONS, COL_REPLAYED, COL_REPLAYS, COL_SAVED, COLUMNS };
+enum column { COL_NONE, COL_SHIM, COL_RATIO, COL_GRAPHED, COL_REPLAYED, COL_REPLAYS, COL_SAVED, COLUMNS };
 
 /* Works out the findings of the rounds done. */
 static void find(const struct comparison *c, struct findings *f)
@@ -313,7 +319,7 @@ static void find(const struct comparison *c, struct findings *f)
         x[COL_NONE * n + r] = c->runs[r][NONE].outcome.seconds;
         x[COL_SHIM * n + r] = c->runs[r][SHIM].outcome.seconds;
         x[COL_RATIO * n + r] = x[COL_SHIM * n + r] > 0 ? x[COL_NONE * n + r] / x[COL_SHIM * n + r] : 0;
-        x[COL_REGIONS * n + r] = (double)s->regions;
+        x[COL_GRAPHED * n + r] = (double)s->graphed;
         x[COL_REPLAYED * n + r] = (double)s->replayed;
         x[COL_REPLAYS * n + r] = (double)s->replays;
         x[COL_SAVED * n + r] = (double)s->calls_saved;
@@ -329,24 +335,26 @@ static void find(const struct comparison *c, struct findings *f)
                 f->first_status = r, f->first_status_v = v;
             }
         }
+        f->logged += s->logs > 0;
         f->summaries += s->exits > 0;
         f->replaying += s->replayed > 0;
         if (s->stepped_aside[0] && f->aside++ == 0) {
-            memcpy(f->all.stepped_aside, s->stepped_aside, sizeof s->stepped_aside);
+            memcpy(f->stepped_aside, s->stepped_aside, sizeof s->stepped_aside);
             f->aside_round = r + 1;
         }
-        for (unsigned k = 0; k < s->reason_count; k++)
-            summary_add_reason(&f->all, s->reasons[k].name, strlen(s->reasons[k].name), s->reasons[k].count);
-        f->all.warnings += s->warnings;
-        f->all.errors += s->errors;
-        if (!f->all.ceiling[0])
-            memcpy(f->all.ceiling, s->ceiling, sizeof s->ceiling);
+        for (unsigned k = 0; k < s->fallbacks.count; k++)
+            reasons_add(&f->fallbacks, s->fallbacks.reason[k].name, strlen(s->fallbacks.reason[k].name),
+                        s->fallbacks.reason[k].count);
+        f->warnings += s->warnings;
+        f->errors += s->errors;
+        if (!f->ceiling[0])
+            memcpy(f->ceiling, s->ceiling, sizeof s->ceiling);
     }
     if (n > 0) {
         f->none_s = median(x + COL_NONE * n, n);
         f->shim_s = median(x + COL_SHIM * n, n);
         f->speedup = median(x + COL_RATIO * n, n);
-        f->regions = median(x + COL_REGIONS * n, n);
+        f->graphed = median(x + COL_GRAPHED * n, n);
         f->replayed = median(x + COL_REPLAYED * n, n);
         f->replays = median(x + COL_REPLAYS * n, n);
         f->saved = median(x + COL_SAVED * n, n);
@@ -384,9 +392,9 @@ static void print_table(const struct comparison *c, const struct findings *f)
         char exit_none[32], exit_shim[32], replayed[48] = "-", fallbacks[24] = "-";
         status_words(&none->outcome, exit_none, sizeof exit_none);
         status_words(&shim->outcome, exit_shim, sizeof exit_shim);
-        if (regions && shim->summary.exits) {
-            snprintf(replayed, sizeof replayed, "%llu/%llu", shim->summary.replayed, shim->summary.regions);
-            snprintf(fallbacks, sizeof fallbacks, "%llu", shim->summary.fallbacks);
+        if (regions && shim->summary.logs) {
+            snprintf(replayed, sizeof replayed, "%llu/%llu", shim->summary.replayed, shim->summary.graphed);
+            snprintf(fallbacks, sizeof fallbacks, "%llu", shim->summary.fallbacks.total);
         }
         double ratio = shim->outcome.seconds > 0 ? none->outcome.seconds / shim->outcome.seconds : 0;
         printf("%-6ld %-*s %10.4f %10.4f %8.3f %-*s %-*s %-*s %-*s %-9s %s\n", r + 1, first_w,
@@ -450,37 +458,45 @@ static void print_status(const struct comparison *c, const struct findings *f)
     show_stderr_tail(err);
 }
 
-/* Prints what the shim's exit summaries say of its runs: regions replayed, fallbacks, stepping aside. */
+/* Prints what the shim's logs say of its runs: regions replayed, fallbacks, stepping aside. */
 static void print_shim(const struct comparison *c, const struct findings *f)
 {
     const char *m = c->opt.mode;
+    bool is_auto = strcmp(m, "auto") == 0, summarised = c->opt.stats || strcmp(m, "observe") == 0;
     long n = c->done;
-    if (f->summaries < n)
+    if (f->logged < n)
+        printf("shim (%s): no log in %ld of %ld runs: the shim did not start in them (not preloaded?)\n", m,
+               n - (long)f->logged, n);
+    else if (summarised && f->summaries < n)
         printf("shim (%s): no exit summary in the logs of %ld of %ld runs (a run that crashed, was killed or made "
                "no CUDA call writes none)\n",
                m, n - (long)f->summaries, n);
-    if (f->summaries == 0)
+    if (f->logged == 0)
         return;
-    if (strcmp(m, "auto") == 0)
-        printf("shim (%s): regions replayed in %u of %ld runs; a run (medians): %.0f of %.0f regions replayed, %.0f "
-               "replays, %.0f calls not submitted one by one\n",
-               m, f->replaying, n, f->replayed, f->regions, f->replays, f->saved);
-    if (f->all.ceiling[0])
-        printf("shim (%s): ceiling: %s (round 1)\n", m, f->all.ceiling);
-    if (f->all.reason_count) {
+    if (is_auto) {
+        printf("shim (%s): regions replayed in %u of %ld runs; a run (medians): %.0f regions graphed, %.0f replayed", m,
+               f->replaying, n, f->graphed, f->replayed);
+        if (c->opt.stats)
+            printf(", %.0f replays, %.0f calls not submitted one by one", f->replays, f->saved);
+        printf("\n");
+    }
+    if (f->ceiling[0])
+        printf("shim (%s): ceiling: %s (round 1)\n", m, f->ceiling);
+    if (f->fallbacks.count) {
         printf("fell back:");
-        for (unsigned k = 0; k < f->all.reason_count; k++)
-            printf("%s %s %llu", k ? "," : "", f->all.reasons[k].name, f->all.reasons[k].count);
-        printf(" (summed over %ld run%s)\n", n, n == 1 ? "" : "s");
-    } else if (strcmp(m, "auto") == 0) {
+        for (unsigned k = 0; k < f->fallbacks.count; k++)
+            printf("%s %s %llu", k ? "," : "", f->fallbacks.reason[k].name, f->fallbacks.reason[k].count);
+        printf(" (summed over %ld run%s%s)\n", n, n == 1 ? "" : "s",
+               c->opt.stats ? "" : "; the log's lines: a region that does not pay is said once");
+    } else if (is_auto) {
         printf("fell back: never\n");
     }
     if (f->aside)
-        printf("stepped aside: in %u of %ld runs (round %ld: %s)\n", f->aside, n, f->aside_round, f->all.stepped_aside);
-    else if (strcmp(m, "auto") == 0)
+        printf("stepped aside: in %u of %ld runs (round %ld: %s)\n", f->aside, n, f->aside_round, f->stepped_aside);
+    else if (is_auto)
         printf("stepped aside: no\n");
-    if (f->all.warnings || f->all.errors)
-        printf("shim (%s): %u warnings and %u errors in its logs%s\n", m, f->all.warnings, f->all.errors,
+    if (f->warnings || f->errors)
+        printf("shim (%s): %u warnings and %u errors in its logs%s\n", m, f->warnings, f->errors,
                c->opt.keep ? "" : " (--keep DIR keeps them)");
 }
 
@@ -504,13 +520,14 @@ static void write_json(const struct comparison *c, const struct findings *f, con
             c->runs[0][NONE].outcome.status, c->opt.rounds, c->done, c->opt.warmup, f->none_s, f->shim_s, f->speedup, f->identical ? "true" : "false",
             f->same_status ? "true" : "false");
     json_write_string(out, result);
-    fprintf(out, ",\"summaries\":%u,\"replaying\":%u,\"regions\":%.1f,\"replayed\":%.1f,\"replays\":%.1f,"
-                 "\"calls_saved\":%.1f,\"stepped_aside\":%u,\"fallbacks\":{",
-            f->summaries, f->replaying, f->regions, f->replayed, f->replays, f->saved, f->aside);
-    for (unsigned k = 0; k < f->all.reason_count; k++) {
+    fprintf(out, ",\"stats\":%s,\"logged\":%u,\"summaries\":%u,\"replaying\":%u,\"graphed\":%.1f,\"replayed\":%.1f,"
+                 "\"replays\":%.1f,\"calls_saved\":%.1f,\"stepped_aside\":%u,\"fallbacks\":{",
+            c->opt.stats ? "true" : "false", f->logged, f->summaries, f->replaying, f->graphed, f->replayed,
+            f->replays, f->saved, f->aside);
+    for (unsigned k = 0; k < f->fallbacks.count; k++) {
         fputs(k ? "," : "", out);
-        json_write_string(out, f->all.reasons[k].name);
-        fprintf(out, ":%llu", f->all.reasons[k].count);
+        json_write_string(out, f->fallbacks.reason[k].name);
+        fprintf(out, ":%llu", f->fallbacks.reason[k].count);
     }
     fputs("},\"runs\":[", out);
     for (long r = 0; r < c->done; r++)
@@ -522,10 +539,10 @@ static void write_json(const struct comparison *c, const struct findings *f, con
                     r || v ? "," : "", r + 1, variant_name(c, v), rec->outcome.seconds, rec->outcome.status,
                     rec->outcome.timed_out ? "true" : "false", rec->same ? "true" : "false");
             if (v == SHIM)
-                fprintf(out, ",\"summary\":%s,\"regions\":%llu,\"replayed\":%llu,\"replays\":%llu,\"calls_saved\":%llu,"
-                             "\"fallbacks\":%llu,\"warnings\":%u",
-                        s->exits ? "true" : "false", s->regions, s->replayed, s->replays, s->calls_saved, s->fallbacks,
-                        s->warnings);
+                fprintf(out, ",\"logs\":%u,\"summary\":%s,\"graphed\":%llu,\"replayed\":%llu,\"replays\":%llu,"
+                             "\"calls_saved\":%llu,\"fallbacks\":%llu,\"warnings\":%u",
+                        s->logs, s->exits ? "true" : "false", s->graphed, s->replayed, s->replays, s->calls_saved,
+                        s->fallbacks.total, s->warnings);
             if (v == SHIM && s->stepped_aside[0]) {
                 fputs(",\"stepped_aside\":", out);
                 json_write_string(out, s->stepped_aside);
