@@ -30,7 +30,6 @@
  */
 #include "common.h"
 
-#include <algorithm>
 #include <vector>
 
 #define EP_N 1024
@@ -40,7 +39,6 @@
 /* The CPU reference of iterations [0, iters). */
 static void reference(uint32_t *a, uint32_t *b, int n, int iters)
 {
-    std::vector<uint32_t> next(n);
     for (int it = 0; it < iters; it++) {
         for (int i = 0; i < n; i++)
             a[i] = op_mix(a[i], loop_salt(it, 0), (uint32_t)i);
@@ -57,22 +55,12 @@ static void reference(uint32_t *a, uint32_t *b, int n, int iters)
 
 int main(int argc, char **argv)
 {
-    const int iters = argc > 1 ? atoi(argv[1]) : 10000;
-    if (iters <= EP_WARMUP) {
-        fprintf(stderr, "usage: event_pool.gpu [ITERS] (ITERS above %d)\n", EP_WARMUP);
-        return 1;
-    }
+    const int iters = iterations_arg(argc, argv, 10000, EP_WARMUP, "event_pool.gpu");
     require_gpu();
+    loop_buffers lb;
+    loop_buffers_init(&lb, EP_N);
     const int n = EP_N, blocks = (n + LOOP_THREADS - 1) / LOOP_THREADS;
-    const size_t bytes = sizeof(uint32_t) * n;
-    std::vector<uint32_t> h_a(n), h_b(n), r_a(n), r_b(n);
-    loop_init(h_a.data(), h_b.data(), n);
-    loop_init(r_a.data(), r_b.data(), n);
-    uint32_t *d_a, *d_b;
-    CHECK(cudaMalloc(&d_a, bytes));
-    CHECK(cudaMalloc(&d_b, bytes));
-    CHECK(cudaMemcpy(d_a, h_a.data(), bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d_b, h_b.data(), bytes, cudaMemcpyHostToDevice));
+    uint32_t *d_a = lb.d_a, *d_b = lb.d_b;
     cudaStream_t work, consumer;
     CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
     CHECK(cudaStreamCreateWithFlags(&consumer, cudaStreamNonBlocking));
@@ -107,25 +95,15 @@ int main(int argc, char **argv)
     }
     const double loop_us = now_us() - loop_began;
     CHECK(cudaStreamSynchronize(work));
-    CHECK(cudaMemcpy(h_a.data(), d_a, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(h_b.data(), d_b, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaGetLastError());
-    print_checksum("a", h_a.data(), bytes);
-    print_checksum("b", h_b.data(), bytes);
-    reference(r_a.data(), r_b.data(), n, iters);
-    verify_u32("a", h_a.data(), r_a.data(), n);
-    verify_u32("b", h_b.data(), r_b.data(), n);
+    reference(lb.r_a, lb.r_b, n, iters);
+    loop_buffers_finish(&lb);
     printf("launches %ld\n", launches);
     printf("records %ld\n", records);
-    std::sort(times.begin(), times.end());
-    fprintf(stderr, "median_us %.1f\n", times[times.size() / 2]);
-    fprintf(stderr, "us_per_iter %.2f\n", loop_us / (iters - EP_WARMUP));
+    print_loop_times(times.data(), times.size(), loop_us);
 
     for (cudaEvent_t e : pool)
         CHECK(cudaEventDestroy(e));
     CHECK(cudaStreamDestroy(work));
     CHECK(cudaStreamDestroy(consumer));
-    CHECK(cudaFree(d_a));
-    CHECK(cudaFree(d_b));
     return 0;
 }

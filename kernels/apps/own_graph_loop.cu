@@ -28,7 +28,6 @@
  */
 #include "common.h"
 
-#include <algorithm>
 #include <vector>
 
 #define OG_N 1024
@@ -76,22 +75,12 @@ static void reference(uint32_t *a, uint32_t *b, int n, int iters)
 
 int main(int argc, char **argv)
 {
-    const int iters = argc > 1 ? atoi(argv[1]) : 5000;
-    if (iters <= OG_WARMUP) {
-        fprintf(stderr, "usage: own_graph_loop.gpu [ITERS] (ITERS above %d)\n", OG_WARMUP);
-        return 1;
-    }
+    const int iters = iterations_arg(argc, argv, 5000, OG_WARMUP, "own_graph_loop.gpu");
     require_gpu();
+    loop_buffers lb;
+    loop_buffers_init(&lb, OG_N);
     const int n = OG_N, blocks = (n + LOOP_THREADS - 1) / LOOP_THREADS;
-    const size_t bytes = sizeof(uint32_t) * n;
-    std::vector<uint32_t> h_a(n), h_b(n), r_a(n), r_b(n);
-    loop_init(h_a.data(), h_b.data(), n);
-    loop_init(r_a.data(), r_b.data(), n);
-    uint32_t *d_a, *d_b;
-    CHECK(cudaMalloc(&d_a, bytes));
-    CHECK(cudaMalloc(&d_b, bytes));
-    CHECK(cudaMemcpy(d_a, h_a.data(), bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d_b, h_b.data(), bytes, cudaMemcpyHostToDevice));
+    uint32_t *d_a = lb.d_a, *d_b = lb.d_b;
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 
@@ -124,23 +113,13 @@ int main(int argc, char **argv)
             times.push_back(now_us() - began);
     }
     const double loop_us = now_us() - loop_began;
-    CHECK(cudaMemcpy(h_a.data(), d_a, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(h_b.data(), d_b, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaGetLastError());
-    print_checksum("a", h_a.data(), bytes);
-    print_checksum("b", h_b.data(), bytes);
-    reference(r_a.data(), r_b.data(), n, iters);
-    verify_u32("a", h_a.data(), r_a.data(), n);
-    verify_u32("b", h_b.data(), r_b.data(), n);
+    reference(lb.r_a, lb.r_b, n, iters);
+    loop_buffers_finish(&lb);
     printf("launches %ld\n", launches);
     printf("graph_launches %ld\n", graph_launches);
-    std::sort(times.begin(), times.end());
-    fprintf(stderr, "median_us %.1f\n", times[times.size() / 2]);
-    fprintf(stderr, "us_per_iter %.2f\n", loop_us / (iters - OG_WARMUP));
+    print_loop_times(times.data(), times.size(), loop_us);
 
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaStreamDestroy(s));
-    CHECK(cudaFree(d_a));
-    CHECK(cudaFree(d_b));
     return 0;
 }

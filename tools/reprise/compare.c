@@ -31,7 +31,8 @@ enum variant { NONE, SHIM, VARIANTS };
 struct compare_options {
     long rounds, warmup;
     bool stats; /* the shim's runs with REPRISE_STATS=1: the exit summary's replays and calls saved */
-    const char *mode, *library, *json, *keep, *ignore_text;
+    const char *mode, *library, *json, *keep;
+    char *ignore_text; /* the --ignore-lines given, as one regular expression (malloc'd) */
     double timeout;
     char **program; /* PROGRAM ARGS..., NULL-terminated */
 };
@@ -78,15 +79,17 @@ static double seconds_option(const char *name, const char *value)
     return s;
 }
 
-/* Appends another --ignore-lines REGEX to those given: "(A)|(B)". */
-static const char *add_alternative(const char *so_far, const char *regex)
+/* Adds another --ignore-lines REGEX to those given (malloc'd, so_far freed): "(A)|(B)". */
+static char *add_alternative(char *so_far, const char *regex)
 {
-    if (so_far == NULL)
-        return regex;
-    size_t len = strlen(so_far) + strlen(regex) + 6;
-    char *both = xrealloc(NULL, len, 1);
-    snprintf(both, len, "(%s)|(%s)", so_far, regex);
-    return both;
+    size_t len = (so_far ? strlen(so_far) + 6 : 1) + strlen(regex);
+    char *joined = xrealloc(NULL, len, 1);
+    if (so_far)
+        snprintf(joined, len, "(%s)|(%s)", so_far, regex);
+    else
+        snprintf(joined, len, "%s", regex);
+    free(so_far);
+    return joined;
 }
 
 /* Reads reprise compare's options; dies on bad usage. */
@@ -94,14 +97,8 @@ static void parse_options(int argc, char **argv, struct compare_options *o)
 {
     *o = (struct compare_options){.rounds = 5, .mode = "auto"};
     int i = 1;
-    for (; i < argc; i++) {
+    for (; i < argc && !options_end(argv, &i); i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-')
-            break;
         if (is_option(a, "--rounds"))
             o->rounds = number_option("--rounds", option_value(argc, argv, &i, "--rounds"), 1, 1000);
         else if (is_option(a, "--warmup"))
@@ -684,6 +681,7 @@ int cmd_compare(int argc, char **argv)
     remove_folder(&c);
     if (c.has_ignore)
         regfree(&c.ignore);
+    free(c.opt.ignore_text);
     free(c.runs);
     free(c.preload);
     return status;

@@ -72,6 +72,16 @@ bool is_option(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* Whether argv[*i] ends the options before PROGRAM: "--" (*i moves past it) or a word not beginning with '-'. */
+bool options_end(char **argv, int *i)
+{
+    if (strcmp(argv[*i], "--") == 0) {
+        ++*i;
+        return true;
+    }
+    return argv[*i][0] != '-';
+}
+
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void)
 {

@@ -17,6 +17,8 @@ void *xrealloc(void *p, size_t n, size_t size);
 const char *option_value(int argc, char **argv, int *i, const char *name);
 /* Whether arg is option name, alone or as name=VALUE. */
 bool is_option(const char *arg, const char *name);
+/* Whether argv[*i] ends the options before PROGRAM: "--" (*i moves past it) or a word not beginning with '-'. */
+bool options_end(char **argv, int *i);
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void);
 

@@ -229,14 +229,8 @@ int cmd_run(int argc, char **argv)
 {
     const char *library = NULL;
     int i = 1;
-    for (; i < argc; i++) {
+    for (; i < argc && !options_end(argv, &i); i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-')
-            break;
         if (is_option(a, "--mode")) {
             const char *v = option_value(argc, argv, &i, "--mode");
             set_env("REPRISE_MODE", choice_of("--mode", v, option_choices[OPT_MODE]));
