@@ -29,7 +29,6 @@ grep -q '^median  *[0-9.][0-9.]*  *[0-9.][0-9.]*  *[0-9.][0-9.]*$' "$WORK/loop" 
 expect_in "$WORK/loop" "identical: yes"
 expect_in "$WORK/loop" "exit status: 0 in every run"
 expect_in "$WORK/loop" "shim (auto): regions replayed in 3 of 3 runs; a run (medians): 1 regions graphed, 1 replayed"
-expect_in "$WORK/loop" "fell back: never"
 expect_in "$WORK/loop" "stepped aside: no"
 expect_in "$WORK/loop" "result: same stdout and exit status in every run"
 expect_in "$WORK/loop.json" '"identical":true'
@@ -93,9 +92,10 @@ expect_in "$WORK/stats" "fell back: not_paying 2, mismatch 1 (summed over 1 run)
 reprise_compare --rounds 1 -- sh -c "[ \$($WHICH) = none ]" > "$WORK/status" 2>&1
 [ $? -eq 1 ] || fail "compare of a program exiting 1 under the shim did not exit 1"
 expect_in "$WORK/status" "exit status: differs: round 1's run under auto exited 1, round 1's without the shim 0"
-reprise_compare --rounds 1 --timeout 0.3 -- sh -c "[ \$($WHICH) = none ] || exec sleep 30" > "$WORK/timeout" 2>&1
+# (2 s: the run without the shim must end before it, however loaded the machine.)
+reprise_compare --rounds 1 --timeout 2 -- sh -c "[ \$($WHICH) = none ] || exec sleep 30" > "$WORK/timeout" 2>&1
 [ $? -eq 1 ] || fail "compare of a program that hangs under the shim did not exit 1"
-expect_in "$WORK/timeout" "round 1's run under auto was killed after --timeout 0.3 s"
+expect_in "$WORK/timeout" "round 1's run under auto was killed after --timeout 2 s"
 reprise_compare --rounds 3 -- sh -c 'echo why >&2; exit 4' > "$WORK/fails" 2> "$WORK/fails.err"
 [ $? -eq 1 ] || fail "compare of a program failing without the shim did not exit 1"
 expect_in "$WORK/fails" "the program fails without the shim: it exited 4"
