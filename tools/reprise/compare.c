@@ -168,7 +168,7 @@ static const char *variant_name(const struct comparison *c, int v)
     return v == NONE ? "none" : c->opt.mode;
 }
 
-/* The path of a run's file: DIR/NAME.ROUND.EXT (round 0: a warm-up's, numbered by k). */
+/* The path of a run's file: DIR/NAME.ROUND.EXT (round 0: the warm-ups', each run's over the last's). */
 static void run_file(const struct comparison *c, char *path, size_t size, const char *name, long round,
                      const char *ext)
 {
@@ -402,7 +402,7 @@ static void print_table(const struct comparison *c, const struct findings *f)
     printf("%-6s %-*s %10.4f %10.4f %8.3f\n", "median", first_w, "", f->none_s, f->shim_s, f->speedup);
 }
 
-/* "auto's run in round 2" or "round 2's run without the shim", for messages. */
+/* "round 2's run under auto" or "round 2's run without the shim", for messages. */
 static void run_words(const struct comparison *c, long r, int v, char *buf, size_t size)
 {
     if (v == NONE)
