@@ -27,7 +27,9 @@ GPU_APP_FILES = \
 	kernels/apps/train_lt.cu \
 	kernels/apps/decode_loop.cu \
 	kernels/apps/pdl_chain.cu \
-	kernels/apps/pdl_edges.cu
+	kernels/apps/pdl_edges.cu \
+	kernels/apps/event_pool.cu \
+	kernels/apps/own_graph_loop.cu
 GPU_APPS = \
 	kernels/apps/launch_loop.gpu \
 	kernels/apps/launch_loop_ptds.gpu \
@@ -45,7 +47,9 @@ GPU_APPS = \
 	kernels/apps/train_lt.gpu \
 	kernels/apps/decode_loop.gpu \
 	kernels/apps/pdl_chain.gpu \
-	kernels/apps/pdl_edges.gpu
+	kernels/apps/pdl_edges.gpu \
+	kernels/apps/event_pool.gpu \
+	kernels/apps/own_graph_loop.gpu
 
 ## The same programs built with nvcc's default, the *static* CUDA runtime
 ## (libcudart_static.a linked in: no libcudart.so is NEEDED), as most CUDA
@@ -70,7 +74,9 @@ GPU_STATIC_APPS = \
 	kernels/apps/train_lt.static \
 	kernels/apps/decode_loop.static \
 	kernels/apps/pdl_chain.static \
-	kernels/apps/pdl_edges.static
+	kernels/apps/pdl_edges.static \
+	kernels/apps/event_pool.static \
+	kernels/apps/own_graph_loop.static
 
 ## sm_90 machine code for the H100/H200 and compute_90 PTX for anything newer.
 ## The runtime is found through an rpath to the toolkit, or the usual search.
@@ -177,6 +183,16 @@ kernels/apps/pdl_edges.gpu: $(srcdir)/kernels/apps/pdl_edges.cu $(srcdir)/kernel
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/pdl_edges.cu
 kernels/apps/pdl_edges.static: $(srcdir)/kernels/apps/pdl_edges.cu $(srcdir)/kernels/apps/common.h
 	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/pdl_edges.cu && $(static_runtime_check)
+## tools/dev/bench-zoo's two programs: an event from a pool of 8 recorded each iteration and waited on from a second
+## stream (JAX's way of ordering buffers), and a program launching its own captured graph between eager kernels.
+kernels/apps/event_pool.gpu: $(srcdir)/kernels/apps/event_pool.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/event_pool.cu
+kernels/apps/event_pool.static: $(srcdir)/kernels/apps/event_pool.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/event_pool.cu && $(static_runtime_check)
+kernels/apps/own_graph_loop.gpu: $(srcdir)/kernels/apps/own_graph_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_APP) -o $@ $(srcdir)/kernels/apps/own_graph_loop.cu
+kernels/apps/own_graph_loop.static: $(srcdir)/kernels/apps/own_graph_loop.cu $(srcdir)/kernels/apps/common.h
+	$(nvcc_verbose)$(MKDIR_P) kernels/apps && $(NVCC_STATIC_APP) -o $@ $(srcdir)/kernels/apps/own_graph_loop.cu && $(static_runtime_check)
 else
 gpu-programs:
 	@echo "gpu-programs: nvcc was not found by configure (pass --with-cuda=PATH)" >&2; exit 1

@@ -217,4 +217,71 @@ static inline void loop_finish(const uint32_t *d_a, const uint32_t *d_b, uint32_
     verify_u32("b", h_b, r_b, n);
 }
 
+/* A loop's two buffers of the kernels above: on the host, its CPU reference's copy, and on the device. */
+struct loop_buffers {
+    int n;
+    size_t bytes;
+    uint32_t *h_a, *h_b, *r_a, *r_b, *d_a, *d_b;
+};
+
+/* Allocates a loop's buffers and fills them with loop_init's values, the device's copied from the host's. */
+static inline void loop_buffers_init(struct loop_buffers *lb, int n)
+{
+    lb->n = n;
+    lb->bytes = sizeof(uint32_t) * n;
+    lb->h_a = (uint32_t *)malloc(lb->bytes), lb->h_b = (uint32_t *)malloc(lb->bytes);
+    lb->r_a = (uint32_t *)malloc(lb->bytes), lb->r_b = (uint32_t *)malloc(lb->bytes);
+    if (!lb->h_a || !lb->h_b || !lb->r_a || !lb->r_b) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    loop_init(lb->h_a, lb->h_b, n);
+    loop_init(lb->r_a, lb->r_b, n);
+    CHECK(cudaMalloc(&lb->d_a, lb->bytes));
+    CHECK(cudaMalloc(&lb->d_b, lb->bytes));
+    CHECK(cudaMemcpy(lb->d_a, lb->h_a, lb->bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(lb->d_b, lb->h_b, lb->bytes, cudaMemcpyHostToDevice));
+}
+
+/* Copies a loop's buffers back, prints their checksums, checks them against r_a and r_b (the CPU reference's result); frees them. */
+static inline void loop_buffers_finish(struct loop_buffers *lb)
+{
+    CHECK(cudaMemcpy(lb->h_a, lb->d_a, lb->bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(lb->h_b, lb->d_b, lb->bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaGetLastError());
+    print_checksum("a", lb->h_a, lb->bytes);
+    print_checksum("b", lb->h_b, lb->bytes);
+    verify_u32("a", lb->h_a, lb->r_a, lb->n);
+    verify_u32("b", lb->h_b, lb->r_b, lb->n);
+    CHECK(cudaFree(lb->d_a));
+    CHECK(cudaFree(lb->d_b));
+    free(lb->h_a), free(lb->h_b), free(lb->r_a), free(lb->r_b);
+}
+
+/* The iterations argv[1] asks for (else fallback); exits with the usage unless they are above warmup. */
+static inline int iterations_arg(int argc, char **argv, int fallback, int warmup, const char *program)
+{
+    const int iters = argc > 1 ? atoi(argv[1]) : fallback;
+    if (iters <= warmup) {
+        fprintf(stderr, "usage: %s [ITERS] (ITERS above %d, default %d)\n", program, warmup, fallback);
+        exit(1);
+    }
+    return iters;
+}
+
+/* Orders doubles for qsort. */
+static inline int double_order(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Prints a loop's "median_us X" (the median of its n steady-state iterations, reordered) and "us_per_iter X" on stderr. */
+static inline void print_loop_times(double *times, size_t n, double loop_us)
+{
+    qsort(times, n, sizeof *times, double_order);
+    fprintf(stderr, "median_us %.1f\n", times[n / 2]);
+    fprintf(stderr, "us_per_iter %.2f\n", loop_us / (double)n);
+}
+
 #endif

@@ -29,6 +29,13 @@
  *
  *     train_lt.gpu [eager|graph] [STEPS] [B D H]     (default eager 300, 128 512 1024)
  *
+ * TRAIN_LT_SHAPES=N (1 to 8, default 1): step t trains on the first
+ * B - (t mod N) samples of its batch, so that the step comes in N launch
+ * shapes in turn (N = 3, B = 128: the elementwise kernels' grids 512, 508
+ * and 504 blocks, k_loss's 256, 254 and 252, the GEMMs' n or k 128, 127 and
+ * 126), each GEMM's algorithm chosen once per shape; graph mode captures one
+ * graph per shape.  1: every step the same, as before.
+ *
  * eager: the calls above, one by one (run it with and without the shim).
  * graph: the hand-written CUDA graph of the same step: after 3 eager steps
  * (kernels loaded, cuBLASLt warmed up) the step is captured once
@@ -74,6 +81,7 @@
 #define TL_BETA1 0.9f
 #define TL_BETA2 0.999f
 #define TL_EPS 1e-8f
+#define TL_MAX_SHAPES 8 /* TRAIN_LT_SHAPES at most */
 
 typedef __nv_bfloat16 bf16;
 
@@ -256,47 +264,55 @@ static bool gemm_check(const gemm *g, const bf16 *da, const bf16 *db, const bf16
     return worst <= 1.0;
 }
 
-/* The device's buffers and the step's fixed pieces. */
+/* One launch shape of the step: its batch (samples), the sizes that follow from it, its GEMMs. */
+struct shape {
+    int B;
+    size_t nx, nh;
+    unsigned loss_blocks;
+    gemm g_z1, g_y, g_dw2, g_da1, g_dw1;
+};
+
+/* The device's buffers (sized for the largest batch, B) and the step's fixed pieces. */
 struct model {
     int B, D, H;
     size_t nx, nh, nw1, nw2;
-    unsigned loss_blocks;
     float *w1, *w2, *b1, *b2, *m_w1, *v_w1, *m_w2, *v_w2, *m_b1, *v_b1, *m_b2, *v_b2;
     float *db1, *db2, *t, *t_pool, *partial, *loss, *probe;
     bf16 *w1b, *w2b, *x, *x_pool, *z1, *a1, *y, *dy, *dw2, *da1, *dz1, *dw1;
     step_params *params;
     void *workspace;
-    gemm g_z1, g_y, g_dw2, g_da1, g_dw1;
+    shape shapes[TL_MAX_SHAPES];
+    int shape_count;
 };
 
 /*
  * Submits one step after the batch copies: on `s`, the legacy stream's kernels and the loss copy on `legacy`
  * (the legacy stream in eager, `s` in the graph); scalars by value, or from p (the graph).
  */
-static void submit_step(model *md, cublasLtHandle_t lt, cudaStream_t s, cudaStream_t legacy, int step, int probe_index,
-                        float bc1, float bc2, const step_params *p, float *h_loss)
+static void submit_step(model *md, const shape *sh, cublasLtHandle_t lt, cudaStream_t s, cudaStream_t legacy, int step,
+                        int probe_index, float bc1, float bc2, const step_params *p, float *h_loss)
 {
     const unsigned th = TL_THREADS;
     k_cast<<<blocks_for(md->nw1), th, 0, s>>>(md->w1b, md->w1, md->nw1);
     CHECK_LAUNCH();
     k_cast<<<blocks_for(md->nw2), th, 0, s>>>(md->w2b, md->w2, md->nw2);
     CHECK_LAUNCH();
-    gemm_run(&md->g_z1, lt, md->w1b, md->x, md->z1, md->workspace, s);
-    k_bias_gelu<<<blocks_for(md->nh), th, 0, s>>>(md->a1, md->z1, md->b1, md->H, md->nh);
+    gemm_run(&sh->g_z1, lt, md->w1b, md->x, md->z1, md->workspace, s);
+    k_bias_gelu<<<blocks_for(sh->nh), th, 0, s>>>(md->a1, md->z1, md->b1, md->H, sh->nh);
     CHECK_LAUNCH();
-    gemm_run(&md->g_y, lt, md->w2b, md->a1, md->y, md->workspace, s);
-    k_loss<<<md->loss_blocks, th, 0, s>>>(md->dy, md->partial, md->y, md->b2, md->t, md->D, md->nx);
+    gemm_run(&sh->g_y, lt, md->w2b, md->a1, md->y, md->workspace, s);
+    k_loss<<<sh->loss_blocks, th, 0, s>>>(md->dy, md->partial, md->y, md->b2, md->t, md->D, sh->nx);
     CHECK_LAUNCH();
-    k_loss_reduce<<<1, th, 0, legacy>>>(md->loss, md->partial, (int)md->loss_blocks, (float)md->nx);
+    k_loss_reduce<<<1, th, 0, legacy>>>(md->loss, md->partial, (int)sh->loss_blocks, (float)sh->nx);
     CHECK_LAUNCH();
-    gemm_run(&md->g_dw2, lt, md->dy, md->a1, md->dw2, md->workspace, s);
-    gemm_run(&md->g_da1, lt, md->w2b, md->dy, md->da1, md->workspace, s);
-    k_gelu_back<<<blocks_for(md->nh), th, 0, s>>>(md->dz1, md->da1, md->z1, md->b1, md->H, md->nh);
+    gemm_run(&sh->g_dw2, lt, md->dy, md->a1, md->dw2, md->workspace, s);
+    gemm_run(&sh->g_da1, lt, md->w2b, md->dy, md->da1, md->workspace, s);
+    k_gelu_back<<<blocks_for(sh->nh), th, 0, s>>>(md->dz1, md->da1, md->z1, md->b1, md->H, sh->nh);
     CHECK_LAUNCH();
-    gemm_run(&md->g_dw1, lt, md->dz1, md->x, md->dw1, md->workspace, s);
-    k_bias_grad<<<blocks_for(md->H), th, 0, s>>>(md->db1, md->dz1, md->H, md->B);
+    gemm_run(&sh->g_dw1, lt, md->dz1, md->x, md->dw1, md->workspace, s);
+    k_bias_grad<<<blocks_for(md->H), th, 0, s>>>(md->db1, md->dz1, md->H, sh->B);
     CHECK_LAUNCH();
-    k_bias_grad<<<blocks_for(md->D), th, 0, s>>>(md->db2, md->dy, md->D, md->B);
+    k_bias_grad<<<blocks_for(md->D), th, 0, s>>>(md->db2, md->dy, md->D, sh->B);
     CHECK_LAUNCH();
     k_adam<bf16><<<blocks_for(md->nw1), th, 0, s>>>(md->w1, md->m_w1, md->v_w1, md->dw1, md->nw1, bc1, bc2, p);
     CHECK_LAUNCH();
@@ -361,10 +377,17 @@ int main(int argc, char **argv)
     md.B = argc > 5 ? int_arg(argv[3]) : 128;
     md.D = argc > 5 ? int_arg(argv[4]) : 512;
     md.H = argc > 5 ? int_arg(argv[5]) : 1024;
+    const char *shapes_env = getenv("TRAIN_LT_SHAPES");
+    md.shape_count = shapes_env ? atoi(shapes_env) : 1;
+    if (md.shape_count < 1 || md.shape_count > TL_MAX_SHAPES || md.shape_count > md.B) {
+        fprintf(stderr, "train_lt: TRAIN_LT_SHAPES=%s is not valid (expected 1 to %d, at most B)\n", shapes_env,
+                TL_MAX_SHAPES);
+        return 1;
+    }
     require_gpu();
     md.nx = (size_t)md.D * md.B, md.nh = (size_t)md.H * md.B, md.nw1 = (size_t)md.H * md.D, md.nw2 = md.nw1;
-    md.loss_blocks = blocks_for(md.nx);
-    fprintf(stderr, "train_lt: mode %s, %d steps, B %d D %d H %d\n", mode, steps, md.B, md.D, md.H);
+    fprintf(stderr, "train_lt: mode %s, %d steps, B %d D %d H %d, %d shape%s\n", mode, steps, md.B, md.D, md.H,
+            md.shape_count, md.shape_count == 1 ? "" : "s");
 
     md.w1 = device_floats(md.nw1, 0x85ebca6bu, 2.0f / sqrtf((float)md.D));
     md.w2 = device_floats(md.nw2, 0xc2b2ae35u, 2.0f / sqrtf((float)md.H));
@@ -376,7 +399,7 @@ int main(int argc, char **argv)
     md.m_b1 = device_floats(md.H, 0, 0.0f), md.v_b1 = device_floats(md.H, 0, 0.0f);
     md.m_b2 = device_floats(md.D, 0, 0.0f), md.v_b2 = device_floats(md.D, 0, 0.0f);
     md.db1 = device_floats(md.H, 0, 0.0f), md.db2 = device_floats(md.D, 0, 0.0f);
-    md.partial = device_floats(md.loss_blocks, 0, 0.0f);
+    md.partial = device_floats(blocks_for(md.nx), 0, 0.0f);
     md.loss = device_floats(1, 0, 0.0f);
     md.probe = device_floats(steps, 0, 0.0f);
     md.t = device_floats(md.nx, 0, 0.0f);
@@ -406,11 +429,17 @@ int main(int argc, char **argv)
     cublasLtHandle_t lt;
     LT(cublasLtCreate, (&lt));
     cublasLtMatmulPreference_t pref = lt_preference();
-    gemm_init(&md.g_z1, "Z1 = W1 X", lt, pref, md.H, md.B, md.D, false, false);
-    gemm_init(&md.g_y, "Y = W2 A1", lt, pref, md.D, md.B, md.H, false, false);
-    gemm_init(&md.g_dw2, "dW2 = dY A1^T", lt, pref, md.D, md.H, md.B, false, true);
-    gemm_init(&md.g_da1, "dA1 = W2^T dY", lt, pref, md.H, md.B, md.D, true, false);
-    gemm_init(&md.g_dw1, "dW1 = dZ1 X^T", lt, pref, md.H, md.D, md.B, false, true);
+    for (int k = 0; k < md.shape_count; k++) {
+        shape *sh = &md.shapes[k];
+        sh->B = md.B - k;
+        sh->nx = (size_t)md.D * sh->B, sh->nh = (size_t)md.H * sh->B;
+        sh->loss_blocks = blocks_for(sh->nx);
+        gemm_init(&sh->g_z1, "Z1 = W1 X", lt, pref, md.H, sh->B, md.D, false, false);
+        gemm_init(&sh->g_y, "Y = W2 A1", lt, pref, md.D, sh->B, md.H, false, false);
+        gemm_init(&sh->g_dw2, "dW2 = dY A1^T", lt, pref, md.D, md.H, sh->B, false, true);
+        gemm_init(&sh->g_da1, "dA1 = W2^T dY", lt, pref, md.H, sh->B, md.D, true, false);
+        gemm_init(&sh->g_dw1, "dW1 = dZ1 X^T", lt, pref, md.H, md.D, sh->B, false, true);
+    }
 
     cudaStream_t s;
     CHECK(cudaStreamCreate(&s));
@@ -418,7 +447,7 @@ int main(int argc, char **argv)
     step_params *h_params;
     CHECK(cudaHostAlloc(&h_loss, sizeof(float), cudaHostAllocDefault));
     CHECK(cudaHostAlloc(&h_params, sizeof(step_params), cudaHostAllocDefault));
-    cudaGraphExec_t exec = NULL;
+    cudaGraphExec_t execs[TL_MAX_SHAPES] = {NULL};
     std::vector<float> losses(steps);
     std::vector<double> times;
     double b1 = 1.0, b2 = 1.0, loop_began = 0.0;
@@ -430,15 +459,20 @@ int main(int argc, char **argv)
         const float bc1 = (float)(1.0 - b1), bc2 = (float)(1.0 - b2);
         const int probe_index = (int)(((size_t)step * 104729u) % md.nw1);
         const int batch = step % TL_BATCHES;
-        CHECK(cudaMemcpyAsync(md.x, md.x_pool + (size_t)batch * md.nx, md.nx * sizeof(bf16), cudaMemcpyDeviceToDevice, s));
-        CHECK(cudaMemcpyAsync(md.t, md.t_pool + (size_t)batch * md.nx, md.nx * sizeof(float), cudaMemcpyDeviceToDevice,
+        const int which = step % md.shape_count;
+        const shape *sh = &md.shapes[which];
+        /* The batch's first sh->B samples (columns): the first sh->nx values of its D x B block. */
+        CHECK(cudaMemcpyAsync(md.x, md.x_pool + (size_t)batch * md.nx, sh->nx * sizeof(bf16), cudaMemcpyDeviceToDevice,
                               s));
-        if (graph && step == TL_GRAPH_AFTER) {
-            /* Captured after a few eager steps, as CUDA graphs are (kernels loaded, cuBLASLt warmed up). */
+        CHECK(cudaMemcpyAsync(md.t, md.t_pool + (size_t)batch * md.nx, sh->nx * sizeof(float), cudaMemcpyDeviceToDevice,
+                              s));
+        cudaGraphExec_t &exec = execs[which];
+        if (graph && step >= TL_GRAPH_AFTER && exec == NULL) {
+            /* Captured after a few eager steps, as CUDA graphs are (kernels loaded, cuBLASLt warmed up); one a shape. */
             cudaGraph_t g;
             CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             CHECK(cudaMemcpyAsync(md.params, h_params, sizeof(step_params), cudaMemcpyHostToDevice, s));
-            submit_step(&md, lt, s, s, 0, 0, 1.0f, 1.0f, md.params, h_loss);
+            submit_step(&md, sh, lt, s, s, 0, 0, 1.0f, 1.0f, md.params, h_loss);
             CHECK(cudaStreamEndCapture(s, &g));
             CHECK(cudaGraphInstantiate(&exec, g, 0));
             CHECK(cudaGraphDestroy(g));
@@ -448,16 +482,16 @@ int main(int argc, char **argv)
             CHECK(cudaGraphLaunch(exec, s));
             CHECK(cudaStreamSynchronize(s));
         } else {
-            submit_step(&md, lt, s, (cudaStream_t)0, step, probe_index, bc1, bc2, NULL, h_loss);
+            submit_step(&md, sh, lt, s, (cudaStream_t)0, step, probe_index, bc1, bc2, NULL, h_loss);
             CHECK(cudaStreamSynchronize(0));
         }
         losses[step] = *h_loss;
         if (step >= TL_WARMUP)
             times.push_back(now_us() - began);
         if (step == 0) {
-            const bool ok = gemm_check(&md.g_z1, md.w1b, md.x, md.z1) && gemm_check(&md.g_y, md.w2b, md.a1, md.y) &&
-                            gemm_check(&md.g_dw2, md.dy, md.a1, md.dw2) &&
-                            gemm_check(&md.g_da1, md.w2b, md.dy, md.da1) && gemm_check(&md.g_dw1, md.dz1, md.x, md.dw1);
+            const bool ok = gemm_check(&sh->g_z1, md.w1b, md.x, md.z1) && gemm_check(&sh->g_y, md.w2b, md.a1, md.y) &&
+                            gemm_check(&sh->g_dw2, md.dy, md.a1, md.dw2) &&
+                            gemm_check(&sh->g_da1, md.w2b, md.dy, md.da1) && gemm_check(&sh->g_dw1, md.dz1, md.x, md.dw1);
             if (!ok) {
                 printf("verify gemms FAILED\n");
                 return 1;
@@ -496,11 +530,14 @@ int main(int argc, char **argv)
     fprintf(stderr, "median_us %.1f\n", times[times.size() / 2]);
     fprintf(stderr, "us_per_iter %.2f\n", loop_us / (steps - TL_WARMUP));
 
-    if (exec != NULL)
-        CHECK(cudaGraphExecDestroy(exec));
-    gemm *gemms[] = {&md.g_z1, &md.g_y, &md.g_dw2, &md.g_da1, &md.g_dw1};
-    for (gemm *g : gemms)
-        gemm_fini(g);
+    for (int k = 0; k < md.shape_count; k++) {
+        if (execs[k] != NULL)
+            CHECK(cudaGraphExecDestroy(execs[k]));
+        shape *sh = &md.shapes[k];
+        gemm *gemms[] = {&sh->g_z1, &sh->g_y, &sh->g_dw2, &sh->g_da1, &sh->g_dw1};
+        for (gemm *g : gemms)
+            gemm_fini(g);
+    }
     LT(cublasLtMatmulPreferenceDestroy, (pref));
     LT(cublasLtDestroy, (lt));
     CHECK(cudaStreamDestroy(s));

@@ -11,6 +11,7 @@ tools_dev_options_doc_LDADD = libreprise_core.la
 
 EXTRA_DIST += tools/dev/demo tools/dev/install-deps tools/dev/sanitize-check tools/dev/prefix-check \
 	tools/dev/check-one tools/dev/layout-metrics \
-	tools/dev/gpu-suite tools/dev/bench-auto tools/dev/bench-issue25 tools/dev/bench-overhead tools/dev/diagnose-overhead \
+	tools/dev/gpu-suite tools/dev/bench-auto tools/dev/bench-issue25 tools/dev/bench-zoo tools/dev/bench-overhead \
+	tools/dev/diagnose-overhead \
 	tools/dev/bench-segments tools/dev/bench-suite tools/dev/callgrind-auto tools/dev/callgrind-events \
 	tools/dev/deferral-sweep tools/dev/pin-check tools/dev/host_cpus.py

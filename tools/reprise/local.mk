@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 ## The reprise command (tools/reprise/): run a program with the shim,
-## check a program, report on a trace.  It links nothing of the shim: it
+## compare it with and without the shim, check a program, report on a trace.  It links nothing of the shim: it
 ## finds libreprise.so at run time (the build tree's when run from it, else
 ## the installed one in $(libdir)).  It shares the shim's option list
 ## (policy/options.def), how its choices are described (policy/values.c),
@@ -11,6 +11,10 @@ bin_PROGRAMS = tools/reprise/reprise
 tools_reprise_reprise_SOURCES = \
 	tools/reprise/main.c tools/reprise/reprise.h \
 	tools/reprise/run.c \
+	tools/reprise/compare.c \
+	tools/reprise/timed_run.c tools/reprise/timed_run.h \
+	tools/reprise/same_output.c tools/reprise/same_output.h \
+	tools/reprise/summary_read.c tools/reprise/summary_read.h \
 	tools/reprise/check.c \
 	tools/reprise/report.c \
 	tools/reprise/chrome.c tools/reprise/chrome.h \
@@ -25,8 +29,8 @@ tools_reprise_reprise_CPPFLAGS = $(AM_CPPFLAGS) -DREPRISE_LIBDIR='"$(libdir)"' $
 ## (Makefile.am), so that a new --prefix or --libdir compiles them again.
 $(tools_reprise_reprise_OBJECTS): libdir.stamp
 
-TESTS += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
-EXTRA_DIST += tests/reprise_run.sh tests/reprise_report.sh tests/reprise_check.sh
+TESTS += tests/reprise_run.sh tests/reprise_compare.sh tests/reprise_report.sh tests/reprise_check.sh
+EXTRA_DIST += tests/reprise_run.sh tests/reprise_compare.sh tests/reprise_report.sh tests/reprise_check.sh
 
 ## Manual pages: the command, and the options (tests/reprise_man.sh checks
 ## reprise.7 against policy/options.def).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* reprise: runs programs with the shim preloaded, checks them, reports on traces. */
+/* reprise: runs programs with the shim preloaded, compares them without it, checks them, reports on traces. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -72,10 +72,21 @@ bool is_option(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* Whether argv[*i] ends the options before PROGRAM: "--" (*i moves past it) or a word not beginning with '-'. */
+bool options_end(char **argv, int *i)
+{
+    if (strcmp(argv[*i], "--") == 0) {
+        ++*i;
+        return true;
+    }
+    return argv[*i][0] != '-';
+}
+
 /* Prints the usage text (reprise --help) to stdout. */
 void usage(void)
 {
     fputs("usage: reprise run [OPTIONS] -- PROGRAM [ARGS...]\n"
+          "       reprise compare [OPTIONS] -- PROGRAM [ARGS...]\n"
           "       reprise check [--json] PROGRAM\n"
           "       reprise report [--launch-us US] [--chrome-trace OUT.json] TRACE...\n"
           "       reprise --help | --version\n"
@@ -93,6 +104,23 @@ void usage(void)
           "          --library PATH            the shim to preload (default: the build tree's\n"
           "                                    when run from it, else " REPRISE_LIBDIR "/libreprise.so)\n"
           "        Other REPRISE_* variables already set pass through (see reprise(7)).\n"
+          "compare runs PROGRAM N times without the shim and N times under it, interleaved,\n"
+          "        and prints the wall-clock medians, the speedup (the median of none / shim\n"
+          "        within each round), whether stdout and exit status were those of the\n"
+          "        first run without the shim, and what the shim's log says (regions\n"
+          "        replayed, fallbacks); exit 0 when they were, 1 when not or when PROGRAM\n"
+          "        fails without the shim;\n"
+          "          --rounds N                rounds (default 5)\n"
+          "          --mode off|observe|auto   the mode compared with none (default auto)\n"
+          "          --ignore-lines REGEX      leave lines matching REGEX (extended) out of the\n"
+          "                                    stdout compare (timings); may be repeated\n"
+          "          --timeout S               kill a run after S seconds (a failed run)\n"
+          "          --warmup N                N untimed runs without the shim first\n"
+          "          --stats                   REPRISE_STATS=1 in the shim's runs: the exit\n"
+          "                                    summary's replays (counting every call costs)\n"
+          "          --json FILE               also write the results as JSON\n"
+          "          --keep DIR                keep every run's stdout, stderr and log in DIR\n"
+          "          --library PATH            the shim to preload (as for run)\n"
           "check   tells, without running PROGRAM, whether the shim can see its work:\n"
           "        how it links the CUDA runtime, which hooked functions it imports,\n"
           "        which libraries launch through the driver API; --json for scripts.\n"
@@ -110,7 +138,7 @@ void usage(void)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        die("no command given (run, check or report); see reprise --help");
+        die("no command given (run, compare, check or report); see reprise --help");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage();
@@ -122,9 +150,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return cmd_report(argc - 1, argv + 1);
-    die("unknown command '%s' (expected run, check or report); see reprise --help", cmd);
+    die("unknown command '%s' (expected run, compare, check or report); see reprise --help", cmd);
 }

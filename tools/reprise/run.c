@@ -17,7 +17,7 @@
 #include "values.h"
 
 /* What each REPRISE_* option accepts, from policy/options.def (the shim's own list). */
-static const char *const option_choices[] = {
+const char *const option_choices[] = {
 #define OPTION(id, type, def, choices, help) [OPT_##id] = choices,
 #include "options.def"
 #undef OPTION
@@ -32,7 +32,7 @@ static noreturn void die_not_one_of(const char *option, const char *value, const
 }
 
 /* The choice value names among option's '|'-separated choices, in any case, spelt as they are (AUTO: auto), or die. */
-static const char *choice_of(const char *option, const char *value, const char *choices)
+const char *choice_of(const char *option, const char *value, const char *choices)
 {
     static char name[64];
     long index;
@@ -64,7 +64,7 @@ static void check_preloadable(const char *path, const char *where)
  * exists), that one; else the installed $(libdir)/libreprise.so.  Dies,
  * before anything runs, unless the loader can preload it.
  */
-static const char *find_library(const char *given)
+const char *find_library(const char *given)
 {
     static char path[PATH_MAX + 64];
     if (given) {
@@ -200,19 +200,37 @@ static bool missing_interpreter(const char *path, char *why, size_t size)
     return false;
 }
 
+/* LD_PRELOAD's value with shim put first, what the environment had kept after it (malloc'd). */
+char *preload_with(const char *shim)
+{
+    const char *old = getenv("LD_PRELOAD");
+    size_t len = strlen(shim) + (old ? strlen(old) : 0) + 2;
+    char *both = malloc(len);
+    if (both == NULL)
+        die("out of memory");
+    if (old && *old)
+        snprintf(both, len, "%s:%s", shim, old);
+    else
+        snprintf(both, len, "%s", shim);
+    return both;
+}
+
+/* Why program could not be executed (err: execvp's errno), into why: its missing interpreter, else strerror. */
+void describe_exec_error(const char *program, int err, char *why, size_t size)
+{
+    char found[PATH_MAX];
+    if (err == ENOENT && find_program(program, found, sizeof found) && missing_interpreter(found, why, size))
+        return;
+    snprintf(why, size, "%s", strerror(err));
+}
+
 /* reprise run [OPTIONS] -- PROGRAM ARGS...: returns only on error. */
 int cmd_run(int argc, char **argv)
 {
     const char *library = NULL;
     int i = 1;
-    for (; i < argc; i++) {
+    for (; i < argc && !options_end(argv, &i); i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-')
-            break;
         if (is_option(a, "--mode")) {
             const char *v = option_value(argc, argv, &i, "--mode");
             set_env("REPRISE_MODE", choice_of("--mode", v, option_choices[OPT_MODE]));
@@ -236,25 +254,14 @@ int cmd_run(int argc, char **argv)
     }
     if (i >= argc)
         die("no program to run: reprise run [OPTIONS] -- PROGRAM [ARGS...]");
-    const char *shim = find_library(library);
-    const char *old = getenv("LD_PRELOAD");
-    if (old && *old) {
-        size_t len = strlen(shim) + strlen(old) + 2;
-        char *both = malloc(len);
-        if (both == NULL)
-            die("out of memory");
-        snprintf(both, len, "%s:%s", shim, old);
-        set_env("LD_PRELOAD", both);
-    } else {
-        set_env("LD_PRELOAD", shim);
-    }
+    char *preload = preload_with(find_library(library));
+    set_env("LD_PRELOAD", preload);
+    free(preload);
     execvp(argv[i], argv + i);
     int err = errno;
-    char found[PATH_MAX], why[PATH_MAX + 128];
-    if (err == ENOENT && find_program(argv[i], found, sizeof found) && missing_interpreter(found, why, sizeof why))
-        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], why);
-    else
-        fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], strerror(err));
+    char why[PATH_MAX + 128];
+    describe_exec_error(argv[i], err, why, sizeof why);
+    fprintf(stderr, "reprise: error: cannot run %s: %s\n", argv[i], why);
     /* Like a shell: 127 when the program is not found, 126 when it cannot be executed. */
     exit(err == ENOENT ? 127 : 126);
 }
