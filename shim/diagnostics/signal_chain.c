@@ -48,12 +48,19 @@ struct chain_slot {
 static struct chain_slot slots[SIGNAL_CHAIN_COUNT];
 static _Atomic(sigaction_fn) real_sigaction_cached;
 
+/* The next object's function name after the shim (the C library's), through glibc's own dlsym; NULL if none. */
+static DLSYM_UNINSTRUMENTED void *next_function(const char *name)
+{
+    dlsym_fn fn = real_dlsym_function(); /* not real_dlsym, which is instrumented: a sanitizer may not run yet */
+    return fn ? fn(RTLD_NEXT, name) : NULL;
+}
+
 /* The C library's sigaction (the next object's after the shim), found once; NULL if none is. */
 static DLSYM_UNINSTRUMENTED sigaction_fn real_sigaction(void)
 {
     sigaction_fn fn = atomic_load_explicit(&real_sigaction_cached, memory_order_acquire);
     if (__builtin_expect(fn == NULL, 0)) {
-        fn = (sigaction_fn)real_dlsym(RTLD_NEXT, "sigaction");
+        fn = (sigaction_fn)next_function("sigaction");
         atomic_store_explicit(&real_sigaction_cached, fn, memory_order_release);
     }
     return fn;
@@ -64,7 +71,7 @@ static DLSYM_UNINSTRUMENTED signal_fn real_signal_named(_Atomic(signal_fn) *cach
 {
     signal_fn fn = atomic_load_explicit(cached, memory_order_acquire);
     if (__builtin_expect(fn == NULL, 0)) {
-        fn = (signal_fn)real_dlsym(RTLD_NEXT, name);
+        fn = (signal_fn)next_function(name);
         atomic_store_explicit(cached, fn, memory_order_release);
     }
     return fn;
