@@ -206,3 +206,18 @@ endif
 ## skipped everything, or whose members replayed less than they should, fails.
 TESTS += tests/zoo_verdicts.sh tests/gpu_suite_verdicts.sh
 EXTRA_DIST += tests/zoo_verdicts.sh tests/gpu_suite_verdicts.sh tests/fake_gpu.sh
+## A crash report a user can send (issue 40, section 2): a fault while a replayed region's calls are held back,
+## with and without the program's own handler; tests/crash_report.sh checks the report and the signal's way on.
+check_PROGRAMS += tests/scenarios/crash_held
+tests_scenarios_crash_held_SOURCES = tests/scenarios/crash_held.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_crash_held_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_crash_held_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/crash_report.sh
+EXTRA_DIST += tests/crash_report.sh
+## Its GPU build (`make gpu-programs`): the same report on a GPU, checked by hand.
+CLEANFILES += tests/scenarios/crash_held.gpu
+if HAVE_NVCC
+gpu-programs: tests/scenarios/crash_held.gpu
+tests/scenarios/crash_held.gpu: $(srcdir)/tests/scenarios/crash_held.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/crash_held.c $(STANDIN_GPU_KERNELS)
+endif

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "graph_step.h"
 #include "libcuda.h"
 #include "owed_records.h"
 #include "region_capture.h"
@@ -287,6 +288,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
     enum capture_outcome outcome = CAPTURE_RESUBMITTED;
     cudaGraph_t graph = NULL;
     *owed = CUDA_SUCCESS;
+    graph_step_set(GRAPH_STEP_CAPTURE);
     *error = join_others_to_origin(s);
     CUresult end = DEVICE_CALL(cuStreamEndCapture, s->streams[0], &graph);
     s->active = false;
@@ -325,6 +327,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
         errors_owe((cudaError_t)*error);
         *owed = *error;
     }
+    graph_step_set(GRAPH_STEP_NONE);
     return outcome;
 }
 

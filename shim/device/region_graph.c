@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "graph_step.h"
 #include "launch_attributes.h"
 #include "libcuda.h"
 #include "log.h"
@@ -1095,10 +1096,12 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
     unsigned count;
     struct graph_instance *in = instance_to_launch(g, list, &how->made, &nodes, &count);
     uint64_t patch_began = count ? monotonic_ns() : 0;
+    graph_step_set(GRAPH_STEP_PATCH);
     int patched = patch_nodes(g, in, list, nodes, count, &err);
     how->patch_ns = count ? monotonic_ns() - patch_began : 0;
     if (err != CUDA_SUCCESS)
         how->failed = "patching a node";
+    graph_step_set(GRAPH_STEP_LAUNCH);
     if (err == CUDA_SUCCESS && g->staging && (err = refill_staging(g, list)) != CUDA_SUCCESS)
         how->failed = "waiting for the staging buffer";
     if (err == CUDA_SUCCESS)
@@ -1109,6 +1112,7 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
         in->last_used = ++g->clock;
         err = after_launch(g);
     }
+    graph_step_set(GRAPH_STEP_NONE);
     how->instance = (unsigned)(in - g->instances);
     how->instances = g->instance_count;
     *error = (cudaError_t)err; /* the codes both APIs share agree */

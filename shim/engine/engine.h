@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "call.h"
+#include "crash_line.h"
 #include "driver_api.h"
 #include "neighbours.h"
 #include "regions.h"
@@ -116,6 +117,13 @@ enum object_end {
  * context).  Nothing in another mode, or for the shim's own calls.
  */
 void engine_object_ends(enum object_end what, const void *handle, const char *name);
+
+/*
+ * Appends the calling thread's engine state to line, for the crash report
+ * (crash_report.h's crash_state_fn, in its signal handler): how it follows
+ * which region, the calls it holds back, its last call, a graph in flight.
+ */
+void engine_crash_state(struct crash_line *line);
 
 /* Submits every thread's held-back work (at exit); graphs are left to the driver. */
 void engine_shutdown(void);

@@ -6,6 +6,7 @@
 
 #include "call_words.h"
 #include "engine_capture.h"
+#include "engine_crash.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
 #include "engine_handover.h"
@@ -458,6 +459,7 @@ bool engine_call(const struct call *c, cudaError_t *result)
         settle_owed_records(c);
         return false;
     }
+    note_last_call(t, c->api);
     in_flight_mark(t, c); /* until the wrapper has forwarded it (engine_forwarded), or below if taken */
     if (c->kind == CALL_CAPTURE_STATUS || c->kind == CALL_CAPTURE_INFO) {
         bool answered = answer_capture_query(c, result);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "engine_capture.h"
+#include "engine_crash.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
 #include "engine_handover.h"
@@ -71,6 +72,7 @@ bool engine_direct_call(cudaStream_t stream, const char *name, int captures, boo
     owed_records_settle(stream, OWED_ANY_EVENT);
     struct tracker *me = tracker_self(); /* a thread that only calls the driver counts (see tracker_self) */
     if (me) {
+        note_last_direct_call(me, name);
         /* In flight until forwarded (engine_forwarded, engine_direct_done): a capturable call on its stream,
            any other device-wide, as other threads' held-back work takes it below. */
         struct call in_flight = {.kind = capturable && stream ? CALL_LAUNCH : CALL_DEVICE_SYNC, .stream = stream};

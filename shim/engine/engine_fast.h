@@ -83,6 +83,20 @@ static inline unsigned fast_unsynced(const struct tracker *t)
     return __atomic_load_n(&t->fast.pos, __ATOMIC_RELAXED) - __atomic_load_n(&t->fast.synced, __ATOMIC_RELAXED);
 }
 
+/*
+ * The record slot of the last call the fast path held back since t's
+ * counts last took its calls in, which came after the engine's last call
+ * (fast_open, at its end, takes them in); NULL if none.  Read without t's
+ * lock, by a crash report on t's own thread.
+ */
+static inline const struct held_call *fast_last_unsynced(const struct tracker *t)
+{
+    unsigned pos = __atomic_load_n(&t->fast.pos, __ATOMIC_RELAXED);
+    if (pos == __atomic_load_n(&t->fast.synced, __ATOMIC_RELAXED) || pos == 0 || pos > t->records.capacity)
+        return NULL;
+    return &t->records.calls[pos - 1];
+}
+
 /* After a call was appended to the record (now held calls): its slot, and those before it, hold region id's calls. */
 static inline void fast_note_slot(struct tracker *t, unsigned id, unsigned held)
 {

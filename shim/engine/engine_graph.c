@@ -10,6 +10,7 @@
 #include "engine_graph.h"
 #include "engine_graph_keep.h"
 #include "engine_watchdog.h"
+#include "graph_step.h"
 #include "log.h"
 #include "region_graph.h"
 #include "runtime.h"
@@ -43,8 +44,10 @@ void build_graph(struct tracker *t)
         return;
     }
     bool unsupported;
+    graph_step_set(GRAPH_STEP_BUILD);
     struct region_graph *g = region_graph_build(&t->records, (unsigned)shim_options.num[OPT_GRAPH_INSTANCES], why,
                                                 sizeof why, &unsupported);
+    graph_step_set(GRAPH_STEP_NONE);
     if (g == NULL) {
         not_graphed(t, r, unsupported ? FALLBACK_UNSUPPORTED : FALLBACK_GRAPH_ERROR, why, why);
         return;

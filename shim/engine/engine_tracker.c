@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "crash_report.h"
+#include "engine_crash.h"
 #include "engine_fast.h"
 #include "engine_held.h"
 #include "engine_neighbours.h"
@@ -65,6 +67,8 @@ struct tracker *tracker_create(void)
     t->neighbours.explain_left = log_enabled(LOG_DEBUG) ? NEIGHBOURS_EXPLAIN_PER_THREAD : 0;
     t->thread_number = log_thread_number();
     fast_init(t);
+    last_call_init(t);
+    crash_report_thread_stack(); /* its stack overflowing is reported too */
     pthread_mutex_lock(&trackers_lock);
     t->next = trackers;
     /* Walked without the lock by fast_close_others and note_handovers_at_start. */

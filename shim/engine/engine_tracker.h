@@ -5,7 +5,7 @@
  * alone reads and writes its fields, and the others call its functions
  * (inline, in its header, where a call would cost).  The engine's files
  * call each other one way, lowest first (docs/design.md lists them):
- * held, tracker, fast, observed, on_behalf, in_flight, neighbours,
+ * held, tracker, fast, crash, observed, on_behalf, in_flight, neighbours,
  * handover, capture, graph_keep, fallback, exit, watchdog, robust, graph,
  * lifetime, sequence, threads, call, direct_calls.
  */
@@ -128,6 +128,12 @@ struct watched {
     unsigned long round_seen;
 };
 
+/* engine_crash.c's: the call the engine saw last on this thread, for a crash report (only its thread writes it). */
+struct last_call {
+    unsigned api;       /* its hook id (call_api_name), LAST_CALL_DIRECT or LAST_CALL_NONE (engine_crash.h) */
+    const char *direct; /* a direct call's name, when api is LAST_CALL_DIRECT */
+};
+
 /* One host thread's view: the calls since its last boundary, and the regions it has learnt. */
 struct tracker {
     /* engine_tracker.c's: the lock (taken as engine_fast.h says), the registry, and whether other threads look. */
@@ -177,6 +183,7 @@ struct tracker {
     struct on_behalf on_behalf;     /* engine_on_behalf.c's */
     struct watched watched;         /* engine_watchdog.c's */
     struct neighbours neighbours;   /* engine_neighbours.c's: its sequences, each compared with the last that began alike */
+    struct last_call last_call;     /* engine_crash.c's */
 };
 
 /* The engine's state, defined in engine_tracker.c. */

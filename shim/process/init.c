@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Initialisation and shutdown: options, log, trace, exit summary. */
+/* Initialisation and shutdown: options, log, trace, crash report, exit summary. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "call_words.h"
+#include "crash_report.h"
 #include "engine.h"
 #include "hidden_work.h"
 #include "log.h"
@@ -131,6 +132,8 @@ static void shim_init(void)
     } else if (shim_observing) {
         observe_set_namer(difference_in_words); /* observe mode's differences named as auto's */
     }
+    if (shim_observing && shim_options.num[OPT_CRASH_REPORT])
+        crash_report_install(shim_auto ? engine_crash_state : NULL);
     initialising = false;
     atomic_store_explicit(&shim_ready, true, memory_order_release);
     errno = saved_errno;
@@ -150,7 +153,7 @@ __attribute__((constructor)) static void shim_constructor(void)
     shim_init_slow();
 }
 
-/* Writes the exit summary and closes the trace. */
+/* Writes the exit summary, closes the trace, and gives the crash signals back to the program. */
 __attribute__((destructor)) static void shim_destructor(void)
 {
     if (!atomic_load(&shim_ready))
@@ -159,4 +162,5 @@ __attribute__((destructor)) static void shim_destructor(void)
         engine_shutdown();
     summary_at_exit();
     trace_close();
+    crash_report_remove();
 }
