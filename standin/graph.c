@@ -1070,6 +1070,31 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
     API(exec_memset_set(hGraphExec, node, pNodeParams, "cudaGraphExecMemsetNodeSetParams"));
 }
 
+/* cudaGraphExecEventRecordNodeSetEvent's and cudaGraphExecEventWaitNodeSetEvent's body: the node records
+ * (record) or waits for another event from the next launch on. */
+static cudaError_t exec_event_set(cudaGraphExec_t he, cudaGraphNode_t hn, cudaEvent_t event, bool record,
+                                  const char *call)
+{
+    struct enode *en = NULL;
+    struct event *ev = NULL;
+    TRY(exec_node(he, hn, record ? cudaGraphNodeTypeEventRecord : cudaGraphNodeTypeWaitEvent, &en, call));
+    TRY(context_fatal_if_destroyed(event_get(event, &ev), call, "event", event));
+    en->w.u.event = ev;
+    return cudaSuccess;
+}
+
+/* cudaGraphExecEventRecordNodeSetEvent. */
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    API(exec_event_set(hGraphExec, hNode, event, true, "cudaGraphExecEventRecordNodeSetEvent"));
+}
+
+/* cudaGraphExecEventWaitNodeSetEvent. */
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    API(exec_event_set(hGraphExec, hNode, event, false, "cudaGraphExecEventWaitNodeSetEvent"));
+}
+
 /* Exec memcpy SetParams with 3-D parameters: memory types may not change (as the 1-D form). */
 static cudaError_t exec_memcpy_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaMemcpy3DParms *p,
                                    const char *call)
@@ -1219,4 +1244,10 @@ cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node
                                          const struct cudaHostNodeParams *p)
 {
     DRIVER_CALL(exec_host_set(e, node, p, "cuGraphExecHostNodeSetParams"));
+}
+
+cudaError_t standin_driver_exec_event_set(cudaGraphExec_t e, cudaGraphNode_t node, cudaEvent_t ev, bool record)
+{
+    DRIVER_CALL(exec_event_set(e, node, ev, record,
+                               record ? "cuGraphExecEventRecordNodeSetEvent" : "cuGraphExecEventWaitNodeSetEvent"));
 }

@@ -16,7 +16,9 @@
  * UNIFIED on either side cudaMemcpyDefault); arrays are not modelled
  * (CUDA_ERROR_INVALID_VALUE). A 1-D copy (Height = Depth = 1) is stored as a
  * captured cudaMemcpyAsync is (pitches 0). Memset nodes: elementSize 1, 2
- * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority,
+ * or 4, any height. An executable graph's event record and wait nodes
+ * take another event (cuGraphExecEvent{Record,Wait}NodeSetEvent).
+ * cuGraphKernelNodeSetAttribute accepts priority,
  * cluster dimension and cooperative on a kernel node and ignores them
  * (anything else: CUDA_ERROR_INVALID_VALUE, the programmatic launch
  * attribute too: it is a launch's, not a node's). cuGraphAddDependencies_v2
@@ -299,6 +301,16 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
         return CUDA_ERROR_INVALID_VALUE;
     struct cudaHostNodeParams rp = {nodeParams->fn, nodeParams->userData};
     return cu_result(standin_driver_exec_host_set((RE)hGraphExec, (RN)hNode, &rp));
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return cu_result(standin_driver_exec_event_set((RE)hGraphExec, (RN)hNode, (cudaEvent_t)event, true));
+}
+
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return cu_result(standin_driver_exec_event_set((RE)hGraphExec, (RN)hNode, (cudaEvent_t)event, false));
 }
 
 CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
