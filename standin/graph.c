@@ -725,6 +725,23 @@ static void abort_on_unloaded_function(const struct enode *nodes, size_t n, cons
     }
 }
 
+/*
+ * The real driver's behaviour with an event record or wait node of a
+ * destroyed event is undefined (its handle may be another event's by
+ * then): aborts saying which node (call), so that a shim's graph that
+ * outlives a program's event is caught.
+ */
+static void abort_on_destroyed_event(const struct enode *nodes, size_t n, const char *call)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((nodes[i].type == cudaGraphNodeTypeEventRecord || nodes[i].type == cudaGraphNodeTypeWaitEvent) &&
+            nodes[i].w.u.event->destroyed) {
+            fprintf(stderr, "standin: %s: graph node %zu %s a destroyed event\n", call, i,
+                    nodes[i].type == cudaGraphNodeTypeEventRecord ? "records" : "waits for");
+            abort();
+        }
+}
+
 /* cudaGraphInstantiate's body (call: the API's name). */
 static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned long long flags, const char *call)
 {
@@ -741,6 +758,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
     e->nodes = exec_nodes_from(g);
     e->n = g->n;
     abort_on_unloaded_function(e->nodes, e->n, call);
+    abort_on_destroyed_event(e->nodes, e->n, call);
     HASH_ADD_PTR(live_execs, self, e);
     *out = (cudaGraphExec_t)e;
     return cudaSuccess;
@@ -785,6 +803,7 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, c
     TRY(context_fatal_if_destroyed(exec_get(h, &e), call, "graph executable", h));
     TRY(context_fatal_if_destroyed(stream_get(hs, ptsz, &s), call, "stream", hs));
     abort_on_unloaded_function(e->nodes, e->n, call);
+    abort_on_destroyed_event(e->nodes, e->n, call);
     if (s->cap) {
         capture_invalidate(s->cap);
         return cudaErrorStreamCaptureUnsupported;

@@ -285,8 +285,7 @@ struct event {
     unsigned long long cap_id;  /* last recorded in this capture (0: not) */
     struct gnode **deps;        /* the capture dependencies it recorded */
     size_t ndeps;
-    int pending;                /* queued record ops pointing here */
-    bool destroyed;
+    bool destroyed;             /* kept: a graph's node may name it (graph.c aborts its launch) */
     UT_hash_handle hh;
 };
 

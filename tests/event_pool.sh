@@ -12,6 +12,9 @@
 # or one event named everywhere, its cuts double up to 576 calls with no fallback: a doubled cut's signatures and
 # graph relate its second half's events to the first half's as the two cuts did (each iteration's first waits
 # are for the event the iteration before recorded last; without that, the cuts stop at 144 calls and fall back).
+# With the pool destroyed and made anew every 5 iterations (renew), a graph whose nodes name the old events is
+# destroyed first: the stand-in aborts an instance made from a graph that names a destroyed event, as a set of
+# arguments that recurs makes one (without that, "cuGraphInstantiate: graph node 0 waits for a destroyed event").
 . "${top_srcdir:-.}/tests/lib.sh"
 PROG="$top_builddir/tests/scenarios/event_pool"
 [ -x "$PROG" ] || { fail "$PROG is not built"; finish; }
@@ -46,7 +49,7 @@ replayed() {
 }
 
 for timing in untimed timed mixed one; do
-    for looks in quiet observe free; do
+    for looks in quiet observe free renew; do
         iters=60
         [ $looks = free ] && iters=3000
         "$PROG" $timing $iters $looks > "$WORK/plain.$timing.$looks" 2>&1 || fail "$timing $looks: without the shim exited $?"
@@ -79,6 +82,12 @@ label="untimed pool, observed"
 run "" untimed 60 observe
 replayed 30
 SEED=3 run "REPRISE_REPLAY=robust" untimed 60 observe
+for timing in untimed timed; do
+    run "" $timing 60 renew
+    expect_in "$WORK/log" "cuEventDestroy_v2 ends the event it names: 1 graph referring to it destroyed first"
+    expect_not_in "$WORK/log" "standin:"
+done
+run "REPRISE_REPLAY=robust" untimed 60 renew
 for timing in untimed one; do
     run "" $timing 3000 free
     expect_in "$WORK/log" "sync-free loop: cuts of 576 calls from now on"

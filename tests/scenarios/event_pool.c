@@ -14,16 +14,24 @@
  * so a record made late, early or on another event lets the stand-in's
  * scheduler read x before it is written, for some seed.
  *
- *   event_pool [untimed|timed|mixed|one [ITERS [observe|free]]]
+ *   event_pool [untimed|timed|mixed|one [ITERS [observe|free|renew]]]
  *
  * untimed: the pool's events have no timing (as XLA creates them); timed:
  * they have (record nodes, whose event a replay changes); mixed: even ones
  * untimed, odd ones timed; one: a pool of one untimed event, named in
  * every place.  observe: the observations above; free: no boundary and no
  * sync between iterations, one at the end (a sync-free loop, whose cuts
- * the shim doubles); else a boundary and a device sync.
+ * the shim doubles); renew: every 5 iterations, after the sync, the pool's
+ * events are destroyed (through the driver's cuEventDestroy, as the runtime's
+ * cudaEventDestroy does; the stand-in's runtime does not) and new ones made,
+ * and the kernels' arguments come back every 4 iterations (a graph makes
+ * another instance of itself for a set that recurs, as it was built: with
+ * the old events, which the stand-in refuses): a graph naming the old ones
+ * must go first; else a boundary and a device sync.
  */
 #include <stdint.h>
+
+#include <cuda.h>
 
 #include "scenario.h"
 
@@ -33,6 +41,7 @@
 static cudaStream_t sa, sb, sc, sr;
 static cudaEvent_t pool[POOL], idle;
 static int pool_size = POOL;
+static int arg_period; /* nonzero: the kernels' arguments repeat every so many iterations (renew) */
 static float *x, *y, *z, *acc, *d, *pinned;
 static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read */
 
@@ -40,15 +49,25 @@ static uint64_t host_sum = 1469598103934665603ull; /* FNV-1a of every host read 
 static void region(int it)
 {
     cudaEvent_t before = pool[(it + 3) % pool_size]; /* recorded by the iteration before (never at 0) */
+    int phase = arg_period ? it % arg_period : it;
     CK(cudaStreamWaitEvent(sb, before, 0));
     CK(cudaStreamWaitEvent(sa, before, 0)); /* x is written after the last iteration read it */
-    k_fill_on(x, 0.5f * (float)(it % 7) + 1.0f, N, sa);
-    k_add_step_on(x, 0.25f, it, N, sa);
+    k_fill_on(x, 0.5f * (float)(phase % 7) + 1.0f, N, sa);
+    k_add_step_on(x, 0.25f, phase, N, sa);
     CK(cudaEventRecord(pool[it % pool_size], sa));
     CK(cudaStreamWaitEvent(sb, pool[it % pool_size], 0));
     k_combine_on(x, y, z, N, sb);
     k_axpy_on(0.5f, z, acc, N, sb);
     CK(cudaEventRecord(pool[(it + 4) % pool_size], sb));
+}
+
+/* Makes the pool's events: timing as timing says (k: the event's place). */
+static void make_pool(const char *timing)
+{
+    for (int k = 0; k < POOL; k++) {
+        int timed = strcmp(timing, "timed") == 0 || (strcmp(timing, "mixed") == 0 && k % 2 == 1);
+        CK(cudaEventCreateWithFlags(&pool[k], timed ? cudaEventDefault : cudaEventDisableTiming));
+    }
 }
 
 /* Ends the region without touching a stream (an event never recorded is complete). */
@@ -111,16 +130,15 @@ int main(int argc, char **argv)
     int iters = argc > 2 ? atoi(argv[2]) : 60;
     const char *between = argc > 3 ? argv[3] : "quiet";
     int looks = strcmp(between, "observe") == 0, free_loop = strcmp(between, "free") == 0;
+    int renew = strcmp(between, "renew") == 0;
+    arg_period = renew ? 4 : 0;
     pool_size = strcmp(timing, "one") == 0 ? 1 : POOL;
     scenario_begin("event_pool");
     printf("%s pool, %d iterations, %s\n", timing, iters, between);
     cudaStream_t *streams[] = {&sa, &sb, &sc, &sr};
     for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
         CK(cudaStreamCreateWithFlags(streams[i], cudaStreamNonBlocking));
-    for (int k = 0; k < POOL; k++) {
-        int timed = strcmp(timing, "timed") == 0 || (strcmp(timing, "mixed") == 0 && k % 2 == 1);
-        CK(cudaEventCreateWithFlags(&pool[k], timed ? cudaEventDefault : cudaEventDisableTiming));
-    }
+    make_pool(timing);
     CK(cudaEventCreateWithFlags(&idle, cudaEventDisableTiming));
     CK(cudaMallocHost((void **)&pinned, N * sizeof(float)));
     float **buffers[] = {&x, &y, &z, &acc, &d};
@@ -137,6 +155,12 @@ int main(int argc, char **argv)
         if (looks)
             observe(it);
         CK(cudaDeviceSynchronize()); /* the next region overwrites what the observation read */
+        if (renew && it % 5 == 4) {
+            for (int k = 0; k < POOL; k++)
+                if (cuEventDestroy((CUevent)pool[k]) != CUDA_SUCCESS)
+                    printf("cuEventDestroy failed\n");
+            make_pool(timing);
+        }
     }
     CK(cudaDeviceSynchronize());
     show("acc", acc, N);

@@ -150,7 +150,7 @@ EXTRA_DIST += tests/standin/arg_sets.sh
 ## whose graph's events change; tests/event_pool.sh compares it with the run without the shim and counts replays.
 check_PROGRAMS += tests/scenarios/event_pool
 tests_scenarios_event_pool_SOURCES = tests/scenarios/event_pool.c $(STANDIN_SCENARIO_INCS)
-tests_scenarios_event_pool_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_event_pool_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
 tests_scenarios_event_pool_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/event_pool.sh
 EXTRA_DIST += tests/event_pool.sh
@@ -350,7 +350,7 @@ tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdi
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/rotating_args.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/event_pool.gpu: $(srcdir)/tests/scenarios/event_pool.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
-	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_pool.c $(STANDIN_GPU_KERNELS) -lpthread
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_pool.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 tests/scenarios/handover.gpu: $(srcdir)/tests/scenarios/handover.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/handover.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/unhooked_copy.gpu: $(srcdir)/tests/scenarios/unhooked_copy.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
