@@ -6,8 +6,8 @@
 # graph) the occurrence's events: its one graph (not one per event of the pool: 8 graphs, 28 replays before)
 # replays at least 50 of 60 iterations, with no fallback naming an event call,
 # and print what they print without the shim, for several scheduler seeds, with the pool's events untimed (owed
-# records), timed (record nodes) or mixed (a timed event where the graph owes an untimed one's record: that
-# occurrence falls back), observed by the program between replays (its own event syncs, queries and waits on the
+# records), timed (record nodes) or mixed (a timed event where the graph owes an untimed one's record: those
+# occurrences fall back), observed by the program between replays (its own event syncs, queries and waits on the
 # pooled events) or not, and on the robust path.  As a sync-free loop (no sync between iterations), with a pool
 # or one event named everywhere, its cuts double up to 576 calls with no fallback: a doubled cut's signatures and
 # graph relate its second half's events to the first half's as the two cuts did (each iteration's first waits
@@ -71,6 +71,7 @@ replayed 50
 expect_in "$WORK/log" "replayed on the robust path"
 # A timed event where the graph owes an untimed one's record after the launch: that occurrence falls back.
 run "" mixed 60 quiet
+expect_in "$WORK/log" "has timing, where the graph records an event without timing after its launch"
 # The program looks at the pooled events itself between replays: it sees them complete when it would without the
 # shim (the records the graphs owe are made for the occurrence's events, before what observes them).
 for seed in 1 2 3 4 5; do

@@ -176,7 +176,7 @@ cudaError_t held_forward(const struct held_list *list, const struct held_call *r
  */
 cudaError_t held_forward_all(const struct held_list *list, cudaStream_t per_thread, CUresult *driver_error);
 
-/* What a call's signature names as its target: call.h's call_target, but for a launch its kernel's twin, for an event call nothing (its sequence's reference). */
+/* What a call's signature names as its target: call.h's call_target, but for a launch its kernel's twin. */
 uint64_t call_sig_target(const struct call *call);
 
 /* Describes a call's shape for matching: its signature (for copies, where both ends live; node_kinds.c). */

@@ -128,16 +128,9 @@ bool node_keep(struct held_list *list, struct held_call *r, const struct call *c
     }
 }
 
-/*
- * What a call's signature names as its target: call.h's call_target, but
- * for a launch its kernel's twin, and for an event call nothing: how its
- * event relates to its sequence's other event calls is the sequence's to
- * say (the engine's, policy/event_refs.h), which event it is its node's.
- */
+/* What a call's signature names as its target: call.h's call_target, but for a launch its kernel's twin. */
 uint64_t call_sig_target(const struct call *call)
 {
-    if (call_kind_target(call->kind) == CALL_TARGET_EVENT)
-        return EVENT_REF_NEW;
     return call->kind == CALL_LAUNCH ? kernel_twin_of(call->func, kernel_handle_of(call->api)) : call_target(call);
 }
 
@@ -150,8 +143,9 @@ uint64_t call_sig_target(const struct call *call)
  * copy from pageable memory (its bytes are staged at a fixed place in a
  * buffer sized when the graph is built) and whether a size is zero (a graph
  * has no zero-length copy or set node).  The target (a kernel, a host
- * function) is call_sig_target's; an event call's is its sequence's to set
- * (the engine's event reference: which earlier call named the same event).
+ * function) is call_sig_target's; an event call's names no event: how its
+ * event relates to its sequence's others is the sequence's to say (the
+ * engine's, policy/event_refs.h), which event it is its node's.
  */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
@@ -173,9 +167,12 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
         break;
     case CALL_EVENT_WAIT:
         sig->flags = call->flags;
+        sig->target = EVENT_REF_NEW;
+        break;
+    case CALL_EVENT_RECORD:
+        sig->target = EVENT_REF_NEW;
         break;
     case CALL_HOST_FUNC:
-    case CALL_EVENT_RECORD:
         break;
     default:
         sig->flags = (uint32_t)call->kind;

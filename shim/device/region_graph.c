@@ -1097,23 +1097,28 @@ static CUresult after_launch(struct region_graph *g)
 /*
  * Takes the occurrence's program events (those a pool's program names
  * change every time): the records owed after the launch, those of its wait
- * nodes and records made before it.  A record the graph owes must name an
- * event without timing (a timed one's record would move past the whole
- * graph, which cudaEventElapsedTime would tell): CUDA_ERROR_NOT_SUPPORTED
- * if it has (the occurrence falls back).
+ * nodes and records made before it; nothing while the graph's events are
+ * fixed (every event call so far named the graph's own).  A record the
+ * graph owes must name an event without timing (a timed one's record would
+ * move past the whole graph, which cudaEventElapsedTime would tell):
+ * CUDA_ERROR_NOT_SUPPORTED if a new one has (the occurrence falls back).
  */
 static CUresult take_events(struct region_graph *g, const struct held_list *list)
 {
-    event_list_take(&g->owed, list);
-    event_list_take(&g->waited, list);
-    event_list_take(&g->recorded, list);
-    for (unsigned k = 0; k < g->owed.count; k++)
-        if (!untimed_known(g, g->owed.events[k])) {
+    if (!g->events_vary)
+        return CUDA_SUCCESS;
+    for (unsigned k = 0; k < g->owed.count; k++) {
+        cudaEvent_t event = list->calls[g->owed.at[k]].call.event;
+        if (event != g->owed.events[k] && !untimed_known(g, event)) {
             log_debug("event %p has timing, where the graph records an event without timing after its launch: "
                       "the occurrence is submitted call by call",
-                      (void *)g->owed.events[k]);
-            return CUDA_ERROR_NOT_SUPPORTED;
+                      (void *)event);
+            return CUDA_ERROR_NOT_SUPPORTED; /* owed.events[k] stays the last one found untimed */
         }
+        g->owed.events[k] = event;
+    }
+    event_list_take(&g->waited, list);
+    event_list_take(&g->recorded, list);
     return CUDA_SUCCESS;
 }
 
@@ -1169,6 +1174,11 @@ bool region_graph_event_ends(struct region_graph *g, cudaEvent_t event)
     for (unsigned k = 0; k < g->untimed_count; k++)
         if (g->untimed[k] == event)
             g->untimed[k] = g->untimed[--g->untimed_count], g->untimed_next = g->untimed_count;
+    for (unsigned k = 0; k < g->owed.count; k++)
+        if (g->owed.events[k] == event) {
+            g->owed.events[k] = NULL; /* a new event given its handle is asked about anew (take_events) */
+            g->events_vary = true;
+        }
     for (unsigned i = 0; i < g->count; i++) {
         bool named = node_names(g, &g->built, i, event); /* the graph's own node: new instances start with it */
         for (unsigned k = 0; k < g->instance_count && !named; k++)

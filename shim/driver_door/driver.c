@@ -173,7 +173,7 @@ static enum driver_way driver_node_way(const struct call *call, bool node, const
 {
     enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
     if (!shim_auto) { /* observe mode: counted (its kernel named as regions name it, its event as it is), and timed */
-        direct_count(id, call->stream, call->kind == CALL_LAUNCH ? call_sig_target(call) : call_target(call));
+        direct_count(id, call->stream, call_sig_target(call));
         if (calling_object_is_communication(caller))
             observe_communication_call();
         return DRIVER_WAY_TIMED_NODE;

@@ -18,7 +18,7 @@
  *
  * untimed: the pool's events have no timing (as XLA creates them); timed:
  * they have (record nodes, whose event a replay changes); mixed: even ones
- * untimed, odd ones timed; one: a pool of one untimed event, named in
+ * timed, odd ones untimed; one: a pool of one untimed event, named in
  * every place.  observe: the observations above; free: no boundary and no
  * sync between iterations, one at the end (a sync-free loop, whose cuts
  * the shim doubles); renew: every 5 iterations, after the sync, the pool's
@@ -65,7 +65,7 @@ static void region(int it)
 static void make_pool(const char *timing)
 {
     for (int k = 0; k < POOL; k++) {
-        int timed = strcmp(timing, "timed") == 0 || (strcmp(timing, "mixed") == 0 && k % 2 == 1);
+        int timed = strcmp(timing, "timed") == 0 || (strcmp(timing, "mixed") == 0 && k % 2 == 0);
         CK(cudaEventCreateWithFlags(&pool[k], timed ? cudaEventDefault : cudaEventDisableTiming));
     }
 }
