@@ -36,6 +36,7 @@ struct region_capture {
     cudaGraphExec_t exec;
     cudaEvent_t waited[CAPTURE_EVENTS_MAX]; /* the program events exec's wait nodes name (the last capture's) */
     unsigned waited_count;
+    bool waited_all;                        /* more than waited holds: take it to name any event */
 };
 
 /* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
@@ -121,6 +122,7 @@ CUresult capture_begin(struct capture_session *s, cudaStream_t origin, size_t st
     s->stream_count = 1;
     s->event_count = 0;
     s->waited_count = 0;
+    s->waited_all = false;
     return CUDA_SUCCESS;
 }
 
@@ -166,11 +168,6 @@ bool capture_admits(struct capture_session *s, const struct call *c, bool pageab
         *why = "too many events recorded in one region";
         return false;
     }
-    if (c->kind == CALL_EVENT_WAIT && !recorded_inside(s, c->event) && !among(s->waited, s->waited_count, c->event) &&
-        s->waited_count == CAPTURE_EVENTS_MAX) {
-        *why = "too many events recorded before a region waited for in it";
-        return false;
-    }
     if (!capture_holds(s, c->stream) && s->stream_count == CAPTURE_STREAMS_MAX) {
         *why = "too many streams in one region";
         return false;
@@ -212,8 +209,13 @@ cudaError_t capture_forward(struct capture_session *s, const struct held_list *l
     if (c->kind == CALL_EVENT_WAIT && !joins_by_itself) {
         /* An event recorded before the capture: a wait node keeps the dependency (on its owed record). */
         owed_records_settle(NULL, c->event);
-        if (!among(s->waited, s->waited_count, c->event))
-            s->waited[s->waited_count++] = c->event; /* a node names it: its end must end the graph first */
+        /* A node names it: its end must end the graph first (past the list's room, any event's end does). */
+        if (!among(s->waited, s->waited_count, c->event)) {
+            if (s->waited_count < CAPTURE_EVENTS_MAX)
+                s->waited[s->waited_count++] = c->event;
+            else
+                s->waited_all = true;
+        }
         return (cudaError_t)DEVICE_CALL(cuStreamWaitEvent, c->stream, c->event, c->flags | CU_EVENT_WAIT_EXTERNAL);
     }
     if (r->staged) {
@@ -317,6 +319,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
         if (exec && keep) {
             memcpy((*rc)->waited, s->waited, sizeof *s->waited * s->waited_count);
             (*rc)->waited_count = s->waited_count;
+            (*rc)->waited_all = s->waited_all;
         }
         if (exec) {
             CUresult err = launch_in_order(s, exec, &launched);
@@ -350,7 +353,7 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
 /* Before a program event is destroyed: whether rc's executable graph has a wait node for it. */
 bool region_capture_names_event(const struct region_capture *rc, cudaEvent_t event)
 {
-    return rc && rc->exec && among(rc->waited, rc->waited_count, event);
+    return rc && rc->exec && (rc->waited_all || among(rc->waited, rc->waited_count, event));
 }
 
 /* Destroys a region's robust-path graph. */

@@ -23,6 +23,7 @@ struct capture_session {
     unsigned event_count;
     cudaEvent_t waited[CAPTURE_EVENTS_MAX];   /* those recorded before it that it waits for: its wait nodes' */
     unsigned waited_count;
+    bool waited_all;                          /* more than waited holds */
     cudaEvent_t joins[CAPTURE_STREAMS_MAX];   /* private, made on first need and kept: joins of streams[i] */
     cudaEvent_t after;                        /* private: the launch, joined by the other streams */
     cudaEvent_t fork;                         /* private: recorded as the capture begins, for streams to join it */

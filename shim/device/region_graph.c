@@ -55,7 +55,7 @@
 /*
  * Program events a graph names, each by the position of the first of the
  * occurrence's calls that names it: the events there are the launch's own
- * occurrence's (events_take), as the calls of a pool's program name
+ * occurrence's (take_events), as the calls of a pool's program name
  * others every time (call_signature names none: docs/design.md, "Events
  * that rotate").
  */
@@ -1172,8 +1172,11 @@ static bool node_names(const struct region_graph *g, const struct graph_instance
 bool region_graph_event_ends(struct region_graph *g, cudaEvent_t event)
 {
     for (unsigned k = 0; k < g->untimed_count; k++)
-        if (g->untimed[k] == event)
-            g->untimed[k] = g->untimed[--g->untimed_count], g->untimed_next = g->untimed_count;
+        if (g->untimed[k] == event) {
+            g->untimed[k] = g->untimed[--g->untimed_count];
+            g->untimed_next = g->untimed_count;
+            break;
+        }
     for (unsigned k = 0; k < g->owed.count; k++)
         if (g->owed.events[k] == event) {
             g->owed.events[k] = NULL; /* a new event given its handle is asked about anew (take_events) */
