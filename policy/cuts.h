@@ -255,6 +255,10 @@ struct cuts {
     unsigned doubled_capacity;
     void *doubled_calls;
     unsigned doubled_calls_capacity;
+    /* The events of the first cut of a pair towards the doubled one, in its event calls' order (the engine's): the
+       doubled cut's signatures say how the second cut's events relate to them (policy/event_refs.h). */
+    uint64_t *pair_events;
+    unsigned pair_event_count, pair_events_capacity;
 };
 
 #endif

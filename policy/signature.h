@@ -8,15 +8,16 @@
 
 /*
  * Everything that fixes a node's kind and place, and nothing that a graph's
- * node can take anew: argument bytes, pointers, memset values, and a
- * launch's grid, block and shared memory or a copy's size (patched into the
- * graph) stay out.  The shim fills it from the intercepted call
+ * node can take anew: argument bytes, pointers, memset values, a launch's
+ * grid, block and shared memory or a copy's size, and which event an event
+ * call names (patched into the graph) stay out; how that event relates to
+ * the sequence's earlier event calls stays in (policy/event_refs.h).  The shim fills it from the intercepted call
  * (call_signature, shim/device/held_calls.c); grid, block and shared_mem are
  * zero there, bytes is a pageable copy's size or whether a size is zero.
  */
 struct call_sig {
     uint64_t stream;    /* the stream handle */
-    uint64_t target;    /* kernel, host function or event: what runs or is recorded */
+    uint64_t target;    /* kernel or host function: what runs; an event call's reference (policy/event_refs.h) */
     uint64_t bytes;     /* copy or set size */
     uint32_t api;       /* hook id */
     uint32_t shared_mem;

@@ -24,6 +24,8 @@
 
 static struct event *live;      /* live handles, by address */
 static struct event *destroyed_context; /* handles of a destroyed context (context.c) */
+/* Destroyed handles, kept (never handed out again): a graph's node may still name one, which graph.c refuses. */
+static struct event *destroyed;
 
 /* Resolves an event handle. */
 cudaError_t event_get(cudaEvent_t h, struct event **out)
@@ -46,16 +48,6 @@ void event_note_record(struct event *ev, uint64_t op)
     ev->last_record = op;
     ev->recorded = true;
     ev->cap_id = 0;
-    ev->pending++;
-}
-
-/* Frees an event destroyed while records were queued, once they have run. */
-static void event_maybe_free(struct event *ev)
-{
-    if (ev->destroyed && ev->pending == 0) {
-        free(ev->deps);
-        free(ev);
-    }
 }
 
 /* A record op for ev ran: stamp the clock if it is the latest record. */
@@ -63,8 +55,6 @@ void event_record_ran(struct event *ev, uint64_t op)
 {
     if (ev->last_record == op)
         ev->time_ns = sched_now_ns();
-    ev->pending--;
-    event_maybe_free(ev);
 }
 
 /* Creates an event. */
@@ -102,7 +92,7 @@ static cudaError_t event_destroy(cudaEvent_t h, const char *call)
     TRY(context_fatal_if_destroyed(event_get(h, &ev), call, "event", h));
     HASH_DEL(live, ev);
     ev->destroyed = true;
-    event_maybe_free(ev);
+    HASH_ADD_PTR(destroyed, self, ev);
     return cudaSuccess;
 }
 

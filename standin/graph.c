@@ -745,6 +745,23 @@ static void abort_on_unloaded_function(const struct enode *nodes, size_t n, cons
     }
 }
 
+/*
+ * The real driver's behaviour with an event record or wait node of a
+ * destroyed event is undefined (its handle may be another event's by
+ * then): aborts saying which node (call), so that a shim's graph that
+ * outlives a program's event is caught.
+ */
+static void abort_on_destroyed_event(const struct enode *nodes, size_t n, const char *call)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((nodes[i].type == cudaGraphNodeTypeEventRecord || nodes[i].type == cudaGraphNodeTypeWaitEvent) &&
+            nodes[i].w.u.event->destroyed) {
+            fprintf(stderr, "standin: %s: graph node %zu %s a destroyed event\n", call, i,
+                    nodes[i].type == cudaGraphNodeTypeEventRecord ? "records" : "waits for");
+            abort();
+        }
+}
+
 /* cudaGraphInstantiate's body (call: the API's name). */
 static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned long long flags, const char *call)
 {
@@ -762,6 +779,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
     e->nodes = exec_nodes_from(g);
     e->n = g->n;
     abort_on_unloaded_function(e->nodes, e->n, call);
+    abort_on_destroyed_event(e->nodes, e->n, call);
     HASH_ADD_PTR(live_execs, self, e);
     *out = (cudaGraphExec_t)e;
     return cudaSuccess;
@@ -806,6 +824,7 @@ static cudaError_t graph_launch(cudaGraphExec_t h, cudaStream_t hs, bool ptsz, c
     TRY(context_fatal_if_destroyed(exec_get(h, &e), call, "graph executable", h));
     TRY(context_fatal_if_destroyed(stream_get(hs, ptsz, &s), call, "stream", hs));
     abort_on_unloaded_function(e->nodes, e->n, call);
+    abort_on_destroyed_event(e->nodes, e->n, call);
     if (s->cap) {
         capture_invalidate(s->cap);
         return cudaErrorStreamCaptureUnsupported;
@@ -1096,6 +1115,31 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
     API(exec_memset_set(hGraphExec, node, pNodeParams, "cudaGraphExecMemsetNodeSetParams"));
 }
 
+/* cudaGraphExecEventRecordNodeSetEvent's and cudaGraphExecEventWaitNodeSetEvent's body: the node records
+ * (record) or waits for another event from the next launch on. */
+static cudaError_t exec_event_set(cudaGraphExec_t he, cudaGraphNode_t hn, cudaEvent_t event, bool record,
+                                  const char *call)
+{
+    struct enode *en = NULL;
+    struct event *ev = NULL;
+    TRY(exec_node(he, hn, record ? cudaGraphNodeTypeEventRecord : cudaGraphNodeTypeWaitEvent, &en, call));
+    TRY(context_fatal_if_destroyed(event_get(event, &ev), call, "event", event));
+    en->w.u.event = ev;
+    return cudaSuccess;
+}
+
+/* cudaGraphExecEventRecordNodeSetEvent. */
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    API(exec_event_set(hGraphExec, hNode, event, true, "cudaGraphExecEventRecordNodeSetEvent"));
+}
+
+/* cudaGraphExecEventWaitNodeSetEvent. */
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    API(exec_event_set(hGraphExec, hNode, event, false, "cudaGraphExecEventWaitNodeSetEvent"));
+}
+
 /* Exec memcpy SetParams with 3-D parameters: memory types may not change (as the 1-D form). */
 static cudaError_t exec_memcpy_set(cudaGraphExec_t he, cudaGraphNode_t hn, const struct cudaMemcpy3DParms *p,
                                    const char *call)
@@ -1251,4 +1295,10 @@ cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node
                                          const struct cudaHostNodeParams *p)
 {
     DRIVER_CALL(exec_host_set(e, node, p, "cuGraphExecHostNodeSetParams"));
+}
+
+cudaError_t standin_driver_exec_event_set(cudaGraphExec_t e, cudaGraphNode_t node, cudaEvent_t ev, bool record)
+{
+    DRIVER_CALL(exec_event_set(e, node, ev, record,
+                               record ? "cuGraphExecEventRecordNodeSetEvent" : "cuGraphExecEventWaitNodeSetEvent"));
 }

@@ -294,6 +294,8 @@ static const struct proc procs[] = {
     {"cuGraphExecMemcpyNodeSetParams", 0, (void *)cuGraphExecMemcpyNodeSetParams, (void *)cuGraphExecMemcpyNodeSetParams},
     {"cuGraphExecMemsetNodeSetParams", 0, (void *)cuGraphExecMemsetNodeSetParams, (void *)cuGraphExecMemsetNodeSetParams},
     {"cuGraphExecHostNodeSetParams", 0, (void *)cuGraphExecHostNodeSetParams, (void *)cuGraphExecHostNodeSetParams},
+    {"cuGraphExecEventRecordNodeSetEvent", 0, (void *)cuGraphExecEventRecordNodeSetEvent, (void *)cuGraphExecEventRecordNodeSetEvent},
+    {"cuGraphExecEventWaitNodeSetEvent", 0, (void *)cuGraphExecEventWaitNodeSetEvent, (void *)cuGraphExecEventWaitNodeSetEvent},
     {"cuGraphKernelNodeSetAttribute", 0, (void *)cuGraphKernelNodeSetAttribute, (void *)cuGraphKernelNodeSetAttribute},
     {"cuGraphKernelNodeGetAttribute", 0, (void *)cuGraphKernelNodeGetAttribute, (void *)cuGraphKernelNodeGetAttribute},
     {"cuGetProcAddress", 12000, (void *)cuGetProcAddress_v2, (void *)cuGetProcAddress_v2},

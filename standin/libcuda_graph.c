@@ -16,7 +16,9 @@
  * UNIFIED on either side cudaMemcpyDefault); arrays are not modelled
  * (CUDA_ERROR_INVALID_VALUE). A 1-D copy (Height = Depth = 1) is stored as a
  * captured cudaMemcpyAsync is (pitches 0). Memset nodes: elementSize 1, 2
- * or 4, any height. cuGraphKernelNodeSetAttribute accepts priority
+ * or 4, any height. An executable graph's event record and wait nodes
+ * take another event (cuGraphExecEvent{Record,Wait}NodeSetEvent).
+ * cuGraphKernelNodeSetAttribute accepts priority
  * (kept: cuGraphKernelNodeGetAttribute reads it, and a graph instantiated
  * with CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY runs the node at it),
  * cluster dimension and cooperative on a kernel node, ignoring the last
@@ -301,6 +303,16 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
         return CUDA_ERROR_INVALID_VALUE;
     struct cudaHostNodeParams rp = {nodeParams->fn, nodeParams->userData};
     return cu_result(standin_driver_exec_host_set((RE)hGraphExec, (RN)hNode, &rp));
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return cu_result(standin_driver_exec_event_set((RE)hGraphExec, (RN)hNode, (cudaEvent_t)event, true));
+}
+
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return cu_result(standin_driver_exec_event_set((RE)hGraphExec, (RN)hNode, (cudaEvent_t)event, false));
 }
 
 CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,

@@ -297,8 +297,7 @@ struct event {
     unsigned long long cap_id;  /* last recorded in this capture (0: not) */
     struct gnode **deps;        /* the capture dependencies it recorded */
     size_t ndeps;
-    int pending;                /* queued record ops pointing here */
-    bool destroyed;
+    bool destroyed;             /* kept: a graph's node may name it (graph.c aborts its launch) */
     bool fail_driver_record;    /* its next cuEventRecord fails (standin_fail_driver_record) */
     UT_hash_handle hh;
 };

@@ -169,5 +169,7 @@ cudaError_t standin_driver_exec_memset_set(cudaGraphExec_t e, cudaGraphNode_t no
                                            const struct cudaMemsetParams *p);
 cudaError_t standin_driver_exec_host_set(cudaGraphExec_t e, cudaGraphNode_t node,
                                          const struct cudaHostNodeParams *p);
+/* The event of an executable graph's event record node (record) or event wait node, from its next launch on. */
+cudaError_t standin_driver_exec_event_set(cudaGraphExec_t e, cudaGraphNode_t node, cudaEvent_t ev, bool record);
 
 #endif

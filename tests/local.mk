@@ -39,6 +39,10 @@ check_PROGRAMS += tests/test_neighbours
 tests_test_neighbours_SOURCES = tests/test_neighbours.c tests/check.h
 tests_test_neighbours_LDADD = libreprise_core.la
 TESTS += tests/test_neighbours
+check_PROGRAMS += tests/test_event_refs
+tests_test_event_refs_SOURCES = tests/test_event_refs.c tests/check.h
+tests_test_event_refs_LDADD = libreprise_core.la
+TESTS += tests/test_event_refs
 
 ## The launch attributes' table (policy/launch_attrs.def): a decision for each attribute CUDA 13 defines.
 check_PROGRAMS += tests/test_launch_attrs

@@ -7,6 +7,7 @@
 
 #include "call.h"
 #include "call_words.h"
+#include "event_refs.h"
 #include "kernel_params.h"
 #include "held_calls.h"
 #include "stream_facts.h"
@@ -65,6 +66,8 @@ static void value_words(enum sig_field field, const struct call_sig *sig, char *
         snprintf(buf, len, "%s", call_api_name((enum hook_id)sig->api));
     } else if (field == SIG_FIELD_TARGET && (name = call_sig_kernel_name(sig)) != NULL) {
         snprintf(buf, len, "%s", name);
+    } else if (field == SIG_FIELD_TARGET && call_kind_target(call_api_kind(sig->api)) == CALL_TARGET_EVENT) {
+        event_ref_words(sig->target, buf, (unsigned)len); /* which earlier call named its event */
     } else if (field == SIG_FIELD_TARGET) {
         snprintf(buf, len, "0x%llx (no name known)", (unsigned long long)sig->target);
     } else if (field == SIG_FIELD_STREAM) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_refs.h"
 #include "launch_attributes.h"
 #include "libcuda.h"
 #include "node_kinds.h"
@@ -142,7 +143,9 @@ uint64_t call_sig_target(const struct call *call)
  * copy from pageable memory (its bytes are staged at a fixed place in a
  * buffer sized when the graph is built) and whether a size is zero (a graph
  * has no zero-length copy or set node).  The target (a kernel, a host
- * function, an event) is call_sig_target's.
+ * function) is call_sig_target's; an event call's names no event: how its
+ * event relates to its sequence's others is the sequence's to say (the
+ * engine's, policy/event_refs.h), which event it is its node's.
  */
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig)
@@ -164,9 +167,12 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
         break;
     case CALL_EVENT_WAIT:
         sig->flags = call->flags;
+        sig->target = EVENT_REF_NEW;
+        break;
+    case CALL_EVENT_RECORD:
+        sig->target = EVENT_REF_NEW;
         break;
     case CALL_HOST_FUNC:
-    case CALL_EVENT_RECORD:
         break;
     default:
         sig->flags = (uint32_t)call->kind;

@@ -38,6 +38,8 @@ struct node_state {
     size_t shared_mem; /* LAUNCH */
     CUfunction function; /* LAUNCH: another kernel may take the node (kernel_node_takes) */
     uint32_t args_size;  /* LAUNCH: function's parameter block's size (the node keeps more room) */
+    cudaEvent_t event;   /* EVENT_RECORD, EVENT_WAIT: the program's event (its record's or wait's position alone
+                            is in the signature: which event it is rotates in a pool's programs) */
 };
 
 /* What a launch's kernel node holds for recorded launch r (its parameters apart): its geometry and kernel. */
@@ -73,7 +75,9 @@ static inline void node_state_of(const struct held_call *r, struct node_state *s
     case CALL_COPY: copy_state_of(r, st); return;
     case CALL_SET: set_state_of(r, st); return;
     case CALL_HOST_FUNC: st->host_data = r->call.host_data; return;
-    default: return; /* event nodes: the event is part of the signature */
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT: st->event = r->call.event; return;
+    default: return;
     }
 }
 
@@ -139,7 +143,7 @@ static inline __attribute__((always_inline)) uint64_t node_state_hash(enum call_
     case CALL_COPY: return fields_hash(i, st->dst, st->src, 0, NULL, st->bytes);
     case CALL_SET: return fields_hash(i, st->dst, NULL, st->value, NULL, st->bytes);
     case CALL_HOST_FUNC: return fields_hash(i, NULL, NULL, 0, st->host_data, 0);
-    default: return 0; /* event nodes: the event is part of the signature */
+    default: return 0; /* event nodes: not hashed (see node_state_differs) */
     }
 }
 
@@ -226,8 +230,13 @@ static inline bool node_state_differs(enum call_kind kind, const struct node_sta
         return st->dst != c->dst || st->value != c->value || st->bytes != c->bytes;
     case CALL_HOST_FUNC:
         return st->host_data != c->host_data;
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT:
+        /* Compared and patched, but no part of the argument set's key (node_state_hash): a pool's events rotate on
+           their own, and would multiply the sets of a region whose buffers rotate too. */
+        return st->event != c->event;
     default:
-        return false; /* event nodes: the event is part of the signature */
+        return false;
     }
 }
 
@@ -262,7 +271,7 @@ static inline CUDA_KERNEL_NODE_PARAMS kernel_params_for(const struct held_call *
  * Patches node of exec to recorded call r's arguments (a staged copy reads
  * staged_src, its place in the staging buffer); CUDA_SUCCESS or the error.
  * Patched, st holds them (a launch's parameters are the caller's to copy:
- * region_graph.c keeps them).  An event node never differs: CUDA_SUCCESS.
+ * region_graph.c keeps them).  An event node takes the call's event.
  */
 static inline __attribute__((always_inline)) CUresult
 node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const struct held_list *list,
@@ -301,8 +310,15 @@ node_patch(cudaGraphExec_t exec, cudaGraphNode_t node, CUcontext context, const 
             st->host_data = c->host_data;
         return err;
     }
+    case CALL_EVENT_RECORD:
+    case CALL_EVENT_WAIT:
+        err = c->kind == CALL_EVENT_RECORD ? DEVICE_CALL(cuGraphExecEventRecordNodeSetEvent, exec, node, c->event)
+                                           : DEVICE_CALL(cuGraphExecEventWaitNodeSetEvent, exec, node, c->event);
+        if (err == CUDA_SUCCESS)
+            st->event = c->event;
+        return err;
     default:
-        return CUDA_SUCCESS; /* event nodes: the event is part of the signature */
+        return CUDA_SUCCESS;
     }
 }
 

@@ -35,6 +35,9 @@
 
 struct region_capture {
     cudaGraphExec_t exec;
+    cudaEvent_t waited[CAPTURE_EVENTS_MAX]; /* the program events exec's wait nodes name (the last capture's) */
+    unsigned waited_count;
+    bool waited_all;                        /* more than waited holds: take it to name any event */
 };
 
 /* Whether libcuda has what the robust path captures with, beyond what the fast path uses; else *missing names it. */
@@ -119,6 +122,8 @@ CUresult capture_begin(struct capture_session *s, cudaStream_t origin, size_t st
     s->streams[0] = origin;
     s->stream_count = 1;
     s->event_count = 0;
+    s->waited_count = 0;
+    s->waited_all = false;
     return CUDA_SUCCESS;
 }
 
@@ -131,13 +136,19 @@ bool capture_holds(const struct capture_session *s, cudaStream_t stream)
     return false;
 }
 
+/* Whether event is among events[0..count). */
+static bool among(const cudaEvent_t *events, unsigned count, cudaEvent_t event)
+{
+    for (unsigned i = 0; i < count; i++)
+        if (events[i] == event)
+            return true;
+    return false;
+}
+
 /* Whether event was recorded inside the capture. */
 static bool recorded_inside(const struct capture_session *s, cudaEvent_t event)
 {
-    for (unsigned i = 0; i < s->event_count; i++)
-        if (s->events[i] == event)
-            return true;
-    return false;
+    return among(s->events, s->event_count, event);
 }
 
 /* Whether c can be forwarded into the capture (see region_capture.h); if not, *why says why. */
@@ -199,6 +210,13 @@ cudaError_t capture_forward(struct capture_session *s, const struct held_list *l
     if (c->kind == CALL_EVENT_WAIT && !joins_by_itself) {
         /* An event recorded before the capture: a wait node keeps the dependency (on its owed record). */
         owed_records_settle(NULL, c->event);
+        /* A node names it: its end must end the graph first (past the list's room, any event's end does). */
+        if (!among(s->waited, s->waited_count, c->event)) {
+            if (s->waited_count < CAPTURE_EVENTS_MAX)
+                s->waited[s->waited_count++] = c->event;
+            else
+                s->waited_all = true;
+        }
         return (cudaError_t)DEVICE_CALL(cuStreamWaitEvent, c->stream, c->event, c->flags | CU_EVENT_WAIT_EXTERNAL);
     }
     if (r->staged) {
@@ -301,6 +319,11 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
     bool launched = false;
     if (end == CUDA_SUCCESS && graph != NULL) {
         exec = executable_for(keep ? *rc : NULL, graph, &outcome, error);
+        if (exec && keep) {
+            memcpy((*rc)->waited, s->waited, sizeof *s->waited * s->waited_count);
+            (*rc)->waited_count = s->waited_count;
+            (*rc)->waited_all = s->waited_all;
+        }
         if (exec) {
             CUresult err = launch_in_order(s, exec, &launched);
             if (*error == CUDA_SUCCESS)
@@ -329,6 +352,12 @@ enum capture_outcome capture_finish(struct capture_session *s, struct region_cap
     }
     graph_step_set(GRAPH_STEP_NONE);
     return outcome;
+}
+
+/* Before a program event is destroyed: whether rc's executable graph has a wait node for it. */
+bool region_capture_names_event(const struct region_capture *rc, cudaEvent_t event)
+{
+    return rc && rc->exec && (rc->waited_all || among(rc->waited, rc->waited_count, event));
 }
 
 /* Destroys a region's robust-path graph. */

@@ -21,6 +21,9 @@ struct capture_session {
     unsigned stream_count;
     cudaEvent_t events[CAPTURE_EVENTS_MAX];   /* the program's events recorded inside the capture */
     unsigned event_count;
+    cudaEvent_t waited[CAPTURE_EVENTS_MAX];   /* those recorded before it that it waits for: its wait nodes' */
+    unsigned waited_count;
+    bool waited_all;                          /* more than waited holds */
     cudaEvent_t joins[CAPTURE_STREAMS_MAX];   /* private, made on first need and kept: joins of streams[i] */
     cudaEvent_t after;                        /* private: the launch, joined by the other streams */
     cudaEvent_t fork;                         /* private: recorded as the capture begins, for streams to join it */
@@ -78,6 +81,9 @@ cudaError_t capture_forward(struct capture_session *s, const struct held_list *l
  */
 enum capture_outcome capture_finish(struct capture_session *s, struct region_capture **rc, bool keep,
                                     const struct held_list *list, CUresult *error, CUresult *owed);
+
+/* Before a program event is destroyed: whether rc's executable graph has a wait node for it (rc must go first). */
+bool region_capture_names_event(const struct region_capture *rc, cudaEvent_t event);
 
 /* Destroys a region's robust-path graph. */
 void region_capture_destroy(struct region_capture *rc);

@@ -47,6 +47,25 @@
  */
 #define GRAPH_SEEN_SETS 8
 
+/* The events a graph remembers as created without timing (untimed_known): a pool's, which rotate. */
+#define GRAPH_UNTIMED_KNOWN 32
+
+/* The kind of a recorded call that has no node (an event record owed after the launch, a wait that is an edge). */
+#define NODELESS CALL_KIND_COUNT
+
+/*
+ * Program events a graph names, each by the position of the first of the
+ * occurrence's calls that names it: the events there are the launch's own
+ * occurrence's (take_events), as the calls of a pool's program name
+ * others every time (call_signature names none: docs/design.md, "Events
+ * that rotate").
+ */
+struct event_list {
+    unsigned *at;        /* positions of calls in an occurrence */
+    cudaEvent_t *events; /* the events there: the build's, then each launch's occurrence's */
+    unsigned count;
+};
+
 /* What never changes about a node, in every instance. */
 struct graph_node {
     cudaGraphNode_t node;
@@ -93,10 +112,13 @@ struct region_graph {
     cudaEvent_t staging_free;              /* recorded after each launch: the staging buffer's readers are done */
     /* The program's events it records with no node (owed a record after each launch, owed_records.h), and
        those it waits for as recorded before it (wait nodes): their owed records are made before a launch. */
-    cudaEvent_t *owed, *waited;
-    unsigned owed_count, waited_count;
-    cudaEvent_t *recorded;                 /* every program event it records, a node or not */
-    unsigned recorded_count;
+    struct event_list owed, waited;
+    struct event_list recorded;            /* every program event it records, a node or not */
+    cudaEvent_t untimed[GRAPH_UNTIMED_KNOWN]; /* events known to have no timing: what an owed record may name */
+    unsigned untimed_count, untimed_next;
+    /* An event call named another event than its position in the instance launched last: from then on the fast
+       path takes no event call of this graph's region (engine_fast_event_taker), the engine compares them all. */
+    bool events_vary;
     bool blocking0;                        /* streams[0] is blocking: legacy-stream work settles what it owes */
 };
 
@@ -350,6 +372,39 @@ static bool seen_before(struct region_graph *g, uint64_t key)
     return false;
 }
 
+/* Gives an event list room for n events; false if out of memory. */
+static bool event_list_alloc(struct event_list *el, size_t n)
+{
+    el->at = calloc(n, sizeof *el->at);
+    el->events = calloc(n, sizeof *el->events);
+    return el->at && el->events;
+}
+
+/* Frees an event list. */
+static void event_list_free(struct event_list *el)
+{
+    free(el->at);
+    free(el->events);
+}
+
+/* Adds the event of recorded call i to el unless it names it already. */
+static void event_list_add(struct event_list *el, const struct held_list *list, unsigned i)
+{
+    cudaEvent_t event = list->calls[i].call.event;
+    for (unsigned k = 0; k < el->count; k++)
+        if (el->events[k] == event)
+            return;
+    el->at[el->count] = i;
+    el->events[el->count++] = event;
+}
+
+/* Takes an occurrence's events into el: the same calls name others in each (a pool's). */
+static void event_list_take(struct event_list *el, const struct held_list *list)
+{
+    for (unsigned k = 0; k < el->count; k++)
+        el->events[k] = list->calls[el->at[k]].call.event;
+}
+
 /* Frees a graph that never got as far as the driver (nothing of libcuda's to destroy yet). */
 static void discard_unbuilt(struct region_graph *g)
 {
@@ -357,9 +412,9 @@ static void discard_unbuilt(struct region_graph *g)
     free(g->args_at);
     free(g->differ);
     free(g->nodes);
-    free(g->owed);
-    free(g->waited);
-    free(g->recorded);
+    event_list_free(&g->owed);
+    event_list_free(&g->waited);
+    event_list_free(&g->recorded);
     free(g);
 }
 
@@ -385,13 +440,19 @@ static bool event_untimed(cudaEvent_t event)
     return DEVICE_CALL(cuEventElapsedTime_v2, &ms, event, event) == CUDA_ERROR_INVALID_HANDLE;
 }
 
-/* Adds event to events[0..*count) unless it is there. */
-static void add_event(cudaEvent_t *events, unsigned *count, cudaEvent_t event)
+/* Whether event is known to have no timing; if not, asks libcuda, and remembers it if so. */
+static bool untimed_known(struct region_graph *g, cudaEvent_t event)
 {
-    for (unsigned k = 0; k < *count; k++)
-        if (events[k] == event)
-            return;
-    events[(*count)++] = event;
+    for (unsigned k = 0; k < g->untimed_count; k++)
+        if (g->untimed[k] == event)
+            return true;
+    if (!event_untimed(event))
+        return false;
+    g->untimed[g->untimed_next] = event;
+    g->untimed_next = (g->untimed_next + 1) % GRAPH_UNTIMED_KNOWN;
+    if (g->untimed_count < GRAPH_UNTIMED_KNOWN)
+        g->untimed_count++;
+    return true;
 }
 
 /*
@@ -400,16 +461,13 @@ static void add_event(cudaEvent_t *events, unsigned *count, cudaEvent_t event)
  * not launched on a per-thread default stream (which only its thread could
  * name), and room to keep what it would have followed.
  */
-static bool record_owed(const struct region_graph *g, const struct held_list *list, unsigned i,
+static bool record_owed(struct region_graph *g, const struct held_list *list, unsigned i,
                         const struct build_order *o, size_t ndeps)
 {
-    if (g->owed == NULL || g->streams[0] == cudaStreamPerThread || o->ahead == NULL ||
+    if (g->owed.at == NULL || g->streams[0] == cudaStreamPerThread || o->ahead == NULL ||
         o->ahead_count + ndeps > o->extra_capacity || o->extra_count + ndeps > o->extra_capacity)
         return false;
-    for (unsigned j = 0; j < g->owed_count; j++)
-        if (g->owed[j] == list->calls[i].call.event)
-            return true; /* found untimed at its first record */
-    return event_untimed(list->calls[i].call.event);
+    return untimed_known(g, list->calls[i].call.event);
 }
 
 /*
@@ -473,15 +531,13 @@ static bool builder_alloc(struct graph_builder *b)
     o->ahead = calloc(o->extra_capacity, sizeof *o->ahead);
     o->ahead_at = calloc(n, sizeof *o->ahead_at);
     o->ahead_n = calloc(n, sizeof *o->ahead_n);
-    g->owed = calloc(n, sizeof *g->owed);
-    g->waited = calloc(n, sizeof *g->waited);
-    g->recorded = calloc(n, sizeof *g->recorded);
+    bool lists = event_list_alloc(&g->owed, n) & event_list_alloc(&g->waited, n) & event_list_alloc(&g->recorded, n);
     if (o->ahead == NULL || o->ahead_at == NULL || o->ahead_n == NULL) {
         free(o->ahead);
         o->ahead = NULL;
     }
     b->deps = calloc(o->extra_capacity + GRAPH_STREAMS_MAX + 2, sizeof *b->deps);
-    return o->extra && o->extra_stream && b->deps && g->owed && g->waited && g->recorded;
+    return o->extra && o->extra_stream && b->deps && lists;
 }
 
 /* Allocates the staging buffer of the staged copies (their nodes need its address) and the event guarding it. */
@@ -544,8 +600,9 @@ static bool builder_wait_as_edge(struct graph_builder *b, unsigned i, unsigned s
         }
     if ((recorded_at == NULL && ahead == NULL) || o->extra_count + 1 + ahead_n + b->ndeps > o->extra_capacity)
         return false;
-    b->g->nodes[i].kind = CALL_EVENT_WAIT;
+    b->g->nodes[i].kind = NODELESS;
     b->g->nodes[i].node = NULL;
+    b->g->built.state[i].event = list->calls[i].call.event;
     if (recorded_at)
         hand_on(o, si, recorded_at);
     for (unsigned k = 0; k < ahead_n; k++)
@@ -557,13 +614,14 @@ static bool builder_wait_as_edge(struct graph_builder *b, unsigned i, unsigned s
     return true;
 }
 
-/* Notes the program event of a call that gets a node: a wait's was recorded before the region; a record's. */
-static void note_node_event(struct region_graph *g, const struct call *c)
+/* Notes the program event of recorded call i if it gets a node: a wait's was recorded before the region; a record's. */
+static void note_node_event(struct region_graph *g, const struct held_list *list, unsigned i)
 {
-    if (c->kind == CALL_EVENT_WAIT && g->waited)
-        add_event(g->waited, &g->waited_count, c->event);
-    if (c->kind == CALL_EVENT_RECORD && g->recorded)
-        add_event(g->recorded, &g->recorded_count, c->event);
+    enum call_kind kind = list->calls[i].call.kind;
+    if (kind == CALL_EVENT_WAIT)
+        event_list_add(&g->waited, list, i);
+    if (kind == CALL_EVENT_RECORD)
+        event_list_add(&g->recorded, list, i);
 }
 
 /* Leaves recorded call i, an event record on stream si, out (owed): what follows it follows what it would have. */
@@ -571,9 +629,10 @@ static void builder_owe_record(struct graph_builder *b, unsigned i, unsigned si)
 {
     struct region_graph *g = b->g;
     struct build_order *o = &b->o;
-    g->nodes[i].kind = CALL_EVENT_RECORD;
+    g->nodes[i].kind = NODELESS;
     g->nodes[i].node = NULL;
-    add_event(g->owed, &g->owed_count, b->list->calls[i].call.event);
+    g->built.state[i].event = b->list->calls[i].call.event;
+    event_list_add(&g->owed, b->list, i);
     o->ahead_at[i] = o->ahead_count;
     o->ahead_n[i] = (unsigned)b->ndeps;
     for (size_t d = 0; d < b->ndeps; d++) {
@@ -612,7 +671,7 @@ static CUresult builder_add_call(struct graph_builder *b, unsigned i)
     if (r->call.kind == CALL_EVENT_WAIT && builder_wait_as_edge(b, i, si))
         return CUDA_SUCCESS;
     add_legacy_barrier(&b->o, b->g->stream_count, si, b->deps, &b->ndeps);
-    note_node_event(b->g, &r->call);
+    note_node_event(b->g, b->list, i);
     if (r->call.kind == CALL_EVENT_RECORD && record_owed(b->g, b->list, i, &b->o, b->ndeps)) {
         builder_owe_record(b, i, si);
         return CUDA_SUCCESS;
@@ -665,12 +724,12 @@ static CUresult builder_finish(struct graph_builder *b)
         log_debug("graph of %u calls on %u streams: %u programmatic dependent launch%s after a kernel node, each "
                   "joined to it by a programmatic edge",
                   g->count, g->stream_count, b->programmatic_edges, b->programmatic_edges == 1 ? "" : "es");
-    if (g->owed_count) {
+    if (g->owed.count) {
         enum stream_kind kind = stream_kind_of(g->streams[0]);
         g->blocking0 = kind == STREAM_KIND_BLOCKING || kind == STREAM_KIND_PER_THREAD;
         log_debug("graph of %u calls on %u streams: %u program event%s recorded with no node, owed a record "
                   "after each launch",
-                  g->count, g->stream_count, g->owed_count, g->owed_count == 1 ? "" : "s");
+                  g->count, g->stream_count, g->owed.count, g->owed.count == 1 ? "" : "s");
     }
     g->built.key = set_key(g, b->list);
     (void)seen_before(g, g->built.key);
@@ -762,12 +821,27 @@ void region_graph_compare(const struct region_graph *g, const unsigned char **bl
     *at = g->args_at;
 }
 
-/* Notes whether recorded call i, a launch, has another geometry or kernel than its node in the instance launched last. */
+/*
+ * Notes whether recorded call i has another geometry or kernel (a launch)
+ * or another event (an event call, with a node or not) than its position in
+ * the instance launched last.
+ */
 void region_graph_note_shape(struct region_graph *g, const struct held_list *list, unsigned i)
 {
-    if (i < g->count && g->nodes[i].kind == CALL_LAUNCH && list->calls[i].call.kind == CALL_LAUNCH &&
-        launch_shape_differs(&g->instances[g->last].state[i], &list->calls[i]))
+    if (i >= g->count)
+        return;
+    const struct held_call *r = &list->calls[i];
+    const struct node_state *st = &g->instances[g->last].state[i];
+    if (g->nodes[i].kind == CALL_LAUNCH && r->call.kind == CALL_LAUNCH && launch_shape_differs(st, r))
         g->shape_varies = true;
+    else if ((r->call.kind == CALL_EVENT_RECORD || r->call.kind == CALL_EVENT_WAIT) && st->event != r->call.event)
+        g->events_vary = true;
+}
+
+/* Whether the fast path may take g's region's event calls: none has named another event than the graph's yet. */
+bool region_graph_events_fixed(const struct region_graph *g)
+{
+    return !g->events_vary;
 }
 
 /* Whether recorded call i of an occurrence has other arguments than its node in the instance launched last. */
@@ -835,12 +909,14 @@ void region_graph_describe_patches(struct region_graph *g, const struct held_lis
     if (g->patches_described >= PATCHES_DESCRIBED || list->count != g->count || !log_enabled(LOG_DEBUG))
         return;
     const struct graph_instance *in = &g->instances[g->last];
-    unsigned addresses = 0, parameters = 0, shapes = 0, others = 0;
+    unsigned addresses = 0, parameters = 0, shapes = 0, events = 0, others = 0;
     char address_example[192] = "", parameter_example[192] = "", example[192];
     for (unsigned i = 0; i < g->count; i++) {
         if (!node_differs(g, in, i, list))
             continue;
-        if (g->nodes[i].kind != CALL_LAUNCH) {
+        if (g->nodes[i].kind == CALL_EVENT_RECORD || g->nodes[i].kind == CALL_EVENT_WAIT) {
+            events++;
+        } else if (g->nodes[i].kind != CALL_LAUNCH) {
             others++;
         } else if (launch_shape_differs(&in->state[i], &list->calls[i])) {
             shapes++;
@@ -851,15 +927,16 @@ void region_graph_describe_patches(struct region_graph *g, const struct held_lis
             memcpy(parameter_example, example, sizeof example);
         }
     }
-    if (addresses + parameters + shapes + others == 0)
+    if (addresses + parameters + shapes + events + others == 0)
         return;
     g->patches_described++;
     log_debug("region %u: this replay patches %u of %u nodes: %u launches whose changed parameters are all "
               "addresses%s%s%s, %u with other parameters changed%s%s%s, %u with another geometry or kernel, %u "
-              "copies, sets or host functions",
-              region, addresses + parameters + shapes + others, g->count, addresses, address_example[0] ? " (" : "",
-              address_example, address_example[0] ? ")" : "", parameters, parameter_example[0] ? " (" : "",
-              parameter_example, parameter_example[0] ? ")" : "", shapes, others);
+              "copies, sets or host functions, %u event records or waits naming another event",
+              region, addresses + parameters + shapes + events + others, g->count, addresses,
+              address_example[0] ? " (" : "", address_example, address_example[0] ? ")" : "", parameters,
+              parameter_example[0] ? " (" : "", parameter_example, parameter_example[0] ? ")" : "", shapes, others,
+              events);
 }
 
 /* How many nodes of instance in need a patch for the occurrence. */
@@ -1047,8 +1124,8 @@ static CUresult refill_staging(struct region_graph *g, const struct held_list *l
  */
 static CUresult submit_instance(struct region_graph *g, struct graph_instance *in, const char **failed)
 {
-    CUresult err = owed_records_before_launch(g->streams, g->stream_count, g->recorded, g->recorded_count,
-                                              g->waited, g->waited_count);
+    CUresult err = owed_records_before_launch(g->streams, g->stream_count, g->recorded.events, g->recorded.count,
+                                              g->waited.events, g->waited.count);
     if (err != CUDA_SUCCESS) {
         *failed = "the record of an event that an earlier graph owed, due before this one";
         return err;
@@ -1072,11 +1149,39 @@ static CUresult after_launch(struct region_graph *g)
         err = DEVICE_CALL(cuEventRecord, g->staging_free, g->streams[0]);
     if (err == CUDA_SUCCESS)
         err = stream_joins_after(&g->joins, g->streams, g->stream_count);
-    if (g->owed_count) {
-        CUresult owed = owed_records_note(g->owed, g->owed_count, g->streams[0], g->context, g->blocking0);
+    if (g->owed.count) {
+        CUresult owed = owed_records_note(g->owed.events, g->owed.count, g->streams[0], g->context, g->blocking0);
         err = err == CUDA_SUCCESS ? owed : err;
     }
     return err;
+}
+
+/*
+ * Takes the occurrence's program events (those a pool's program names
+ * change every time): the records owed after the launch, those of its wait
+ * nodes and records made before it; nothing while the graph's events are
+ * fixed (every event call so far named the graph's own).  A record the
+ * graph owes must name an event without timing (a timed one's record would
+ * move past the whole graph, which cudaEventElapsedTime would tell):
+ * CUDA_ERROR_NOT_SUPPORTED if a new one has (the occurrence falls back).
+ */
+static CUresult take_events(struct region_graph *g, const struct held_list *list)
+{
+    if (!g->events_vary)
+        return CUDA_SUCCESS;
+    for (unsigned k = 0; k < g->owed.count; k++) {
+        cudaEvent_t event = list->calls[g->owed.at[k]].call.event;
+        if (event != g->owed.events[k] && !untimed_known(g, event)) {
+            log_debug("event %p has timing, where the graph records an event without timing after its launch: "
+                      "the occurrence is submitted call by call",
+                      (void *)event);
+            return CUDA_ERROR_NOT_SUPPORTED; /* owed.events[k] stays the last one found untimed */
+        }
+        g->owed.events[k] = event;
+    }
+    event_list_take(&g->waited, list);
+    event_list_take(&g->recorded, list);
+    return CUDA_SUCCESS;
 }
 
 /* Patches what differs, then launches on the region's streams; patched count, or -1 with *error. */
@@ -1087,6 +1192,8 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
     how->patch_ns = 0;
     how->failed = NULL;
     CUresult err = in_graph_context(g);
+    if (err == CUDA_SUCCESS)
+        err = take_events(g, list);
     if (err != CUDA_SUCCESS) {
         how->failed = "making the graph's context current";
         *error = (cudaError_t)err;
@@ -1122,6 +1229,36 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
         return patched;
     }
     return launched ? patched : -1;
+}
+
+/* Whether instance in's node i (an event node) names event. */
+static bool node_names(const struct region_graph *g, const struct graph_instance *in, unsigned i, cudaEvent_t event)
+{
+    return (g->nodes[i].kind == CALL_EVENT_RECORD || g->nodes[i].kind == CALL_EVENT_WAIT) && in->state[i].event == event;
+}
+
+/* Before event is destroyed: forgets it where g remembers it; whether a node of g names it (g must go first). */
+bool region_graph_event_ends(struct region_graph *g, cudaEvent_t event)
+{
+    for (unsigned k = 0; k < g->untimed_count; k++)
+        if (g->untimed[k] == event) {
+            g->untimed[k] = g->untimed[--g->untimed_count];
+            g->untimed_next = g->untimed_count;
+            break;
+        }
+    for (unsigned k = 0; k < g->owed.count; k++)
+        if (g->owed.events[k] == event) {
+            g->owed.events[k] = NULL; /* a new event given its handle is asked about anew (take_events) */
+            g->events_vary = true;
+        }
+    for (unsigned i = 0; i < g->count; i++) {
+        bool named = node_names(g, &g->built, i, event); /* the graph's own node: new instances start with it */
+        for (unsigned k = 0; k < g->instance_count && !named; k++)
+            named = node_names(g, &g->instances[k], i, event);
+        if (named)
+            return true;
+    }
+    return false;
 }
 
 /* Destroys the graph and everything it owns. */

@@ -72,8 +72,29 @@ bool region_graph_call_differs(struct region_graph *g, const struct held_list *l
  * on, every launch of g compares every launch node's: the engine
  * calls it for each call it records for g's region, so that a record slot
  * the fast path trusts never holds a geometry or kernel g's nodes do not.
+ * An event call naming another event than its place in that instance
+ * (a node's, or one the graph records with no node) makes the events vary
+ * (region_graph_events_fixed).
  */
 void region_graph_note_shape(struct region_graph *g, const struct held_list *list, unsigned i);
+
+/*
+ * Whether the fast path may take an event call of g's region that names
+ * its record slot's event: every event call the engine recorded for g named
+ * the graph's event at its place so far.  Once one named another (a pool's
+ * program), every event call goes the engine's way, which checks how its
+ * event relates to the sequence's others (the signature's part) and lists
+ * it where it differs from its node: a slot's event equal to the call's
+ * says nothing of that relation (the slot may be another occurrence's).
+ */
+bool region_graph_events_fixed(const struct region_graph *g);
+
+/*
+ * Before a program event is destroyed: g forgets it where it only
+ * remembers it (as untimed); true if a node of g (of an instance, or of the
+ * graph new instances are made from) names it, so that g must go first.
+ */
+bool region_graph_event_ends(struct region_graph *g, cudaEvent_t event);
 
 /* Destroys the graph and everything it owns. */
 void region_graph_destroy(struct region_graph *g);

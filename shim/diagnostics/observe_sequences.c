@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "event_refs.h"
 #include "log.h"
 #include "observe_sequences.h"
 #include "settings.h"
@@ -15,8 +16,9 @@
 
 /* One thread's sequence under way and its watch over the ones before. */
 struct sequence_watch {
-    struct call_sig *calls;
+    struct call_sig *calls;   /* an event call's target is its event until the sequence ends (relate_events) */
     unsigned count, capacity; /* count goes on past capacity: such a sequence is not compared */
+    struct event_refs events; /* relate_events' */
     struct neighbours neighbours;
     pthread_mutex_t lock;     /* its thread while it compares a sequence; the summary while it reads */
     struct sequence_watch *next;
@@ -49,6 +51,7 @@ static void retire_watch(void *block)
     no_repeat_merge(&retired, &w->neighbours.summary);
     pthread_mutex_unlock(&watches_lock);
     neighbours_free(&w->neighbours);
+    event_refs_free(&w->events);
     free(w->calls);
     pthread_mutex_destroy(&w->lock);
     if (my_watch == w)
@@ -87,6 +90,20 @@ static struct sequence_watch *watch_self(void)
     return w;
 }
 
+/*
+ * Names each event call of the sequence's count calls as auto mode's
+ * signatures do: by how its event relates to the sequence's earlier event
+ * calls (policy/event_refs.h), so that occurrences naming a pool's events
+ * in turn are alike here too.
+ */
+static void relate_events(struct sequence_watch *w, unsigned count)
+{
+    event_refs_reset(&w->events);
+    for (unsigned i = 0; i < count; i++)
+        if (call_kind_target(call_api_kind(w->calls[i].api)) == CALL_TARGET_EVENT)
+            w->calls[i].target = event_refs_note(&w->events, w->calls[i].target, i);
+}
+
 /* Ends the thread's sequence: compared if whole and as long as a region may be; its buffer grown if it was short. */
 static void end_sequence_watched(struct sequence_watch *w)
 {
@@ -103,6 +120,7 @@ static void end_sequence_watched(struct sequence_watch *w)
     }
     if (count < min_calls || count == 0)
         return;
+    relate_events(w, count);
     pthread_mutex_lock(&w->lock);
     if (neighbours_sequence(&w->neighbours, w->calls, count, 0, 0)) {
         w->neighbours.summary.thread = log_thread_number();

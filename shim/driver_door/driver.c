@@ -172,7 +172,7 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
 static enum driver_way driver_node_way(const struct call *call, bool node, const void *caller, cudaError_t *held)
 {
     enum driver_id id = (enum driver_id)call_api_driver_id(call->api);
-    if (!shim_auto) { /* observe mode: counted (its kernel named as regions name it), and timed for the ceiling */
+    if (!shim_auto) { /* observe mode: counted (its kernel named as regions name it, its event as it is), and timed */
         direct_count(id, call->stream, call_sig_target(call));
         if (calling_object_is_communication(caller))
             observe_communication_call();

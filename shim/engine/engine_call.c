@@ -7,6 +7,7 @@
 #include "call_words.h"
 #include "engine_capture.h"
 #include "engine_crash.h"
+#include "engine_events.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
 #include "engine_handover.h"
@@ -184,7 +185,12 @@ static void describe_mismatch(char *buf, size_t len, const struct call_sig *sig,
         return;
     }
     name_call(had, sizeof had, want);
-    if (want->api == sig->api && want->target == sig->target && want->stream != sig->stream)
+    char mine[64], region[64];
+    if (want->api == sig->api && want->stream == sig->stream && want->target != sig->target &&
+        call_kind_target(call_api_kind(sig->api)) == CALL_TARGET_EVENT)
+        snprintf(buf, len, "%s of %s where the region's is of %s", got, event_ref_words(sig->target, mine, sizeof mine),
+                 event_ref_words(want->target, region, sizeof region));
+    else if (want->api == sig->api && want->target == sig->target && want->stream != sig->stream)
         snprintf(buf, len, "%s on another stream than the region's", got);
     else if (want->api == sig->api && want->target == sig->target)
         snprintf(buf, len, "%s with other sizes, memory or flags than the region's", got);
@@ -244,8 +250,10 @@ static bool follow_signature(struct tracker *t, const struct call *c, enum host_
     struct call_sig sig;
     call_signature(c, src_memory, dst_memory, &sig);
     unsigned position = t->observed_count;
+    if (call_kind_target(c->kind) == CALL_TARGET_EVENT)
+        sig.target = sequence_event_ref(t, c, position); /* which earlier call named its event, not which it is */
     if (position == 0)
-        start_sequence(t, &sig, c->stream);
+        start_sequence(t, &sig, c);
     struct region *r = t->region;
     bool matches = t->mode != FOLLOW_NONE && position < r->length &&
                    (sig_equal(&r->sigs[position], &sig) || stands_in(t, c, &r->sigs[position], r->length));

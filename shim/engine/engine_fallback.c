@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "engine_capture.h"
+#include "engine_events.h"
 #include "engine_fallback.h"
 #include "engine_graph_keep.h"
 #include "engine_handover.h"
@@ -50,6 +51,7 @@ void fall_back(struct tracker *t, enum fallback_reason reason, const char *detai
 {
     struct region *r = t->region;
     materialize_observed(t);
+    sequence_events_catch_up(t); /* the sequence goes on past the record, which empties */
     unsigned held = t->records.count;
     release_held(t);
     bool timed_out = regions_failed(&t->table, r, reason);

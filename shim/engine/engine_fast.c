@@ -223,6 +223,7 @@ void fast_open(struct tracker *t)
         return;
     }
     region_graph_compare(t->region->graph, &t->fast.compare, &t->fast.compare_at);
+    t->fast.events_fixed = region_graph_events_fixed(t->region->graph);
     if (t->fast.unnoted > pos)
         t->fast.unnoted = pos;
     atomic_store(&t->fast.until, stop);

@@ -240,10 +240,14 @@ engine_fast_taker_dims(struct tracker *t, enum hook_id api, const void *func, co
  * The same for a held-back event record or wait (cudaEventRecord,
  * cudaStreamWaitEvent, their _ptsz, the driver's cuEventRecord and
  * cuStreamWaitEvent): the region's next call if its slot holds the same
- * function, event, stream (and a wait's flags).  Such a call has no
- * parameters to write and never differs from its node (the event is part
- * of the signature), so engine_fast_event_hold only moves on.  wait: the
- * call is a wait (flags compared); a record's flags field is unwritten.
+ * function, event, stream (and a wait's flags), while the region's graph
+ * names its own events (events_fixed: its every event call so far named
+ * the graph's event at its place, so that this one relates to the
+ * sequence's others as the graph's does and needs no patch).  Such a call
+ * has no parameters to write, so engine_fast_event_hold only moves on.  A
+ * pool's rotating events go the engine's way (region_graph_events_fixed).
+ * wait: the call is a wait (flags compared); a record's flags field is
+ * unwritten.
  */
 static inline __attribute__((always_inline)) struct tracker *
 engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned flags, cudaStream_t stream,
@@ -255,7 +259,7 @@ engine_fast_event_taker(enum hook_id api, cudaEvent_t event, bool wait, unsigned
         return NULL;
     const struct call *c = &slot->call;
     if (__builtin_expect(c->api == api && c->event == event && (!wait || c->flags == flags) &&
-                             engine_fast_same_stream(c, stream, named_stream),
+                             engine_fast_same_stream(c, stream, named_stream) && t->fast.events_fixed,
                          1))
         return t;
     tracker_unlock(t);

@@ -69,6 +69,12 @@ void destroy_graph_of(struct region *r)
         region_graph_destroy(r->graph);
 }
 
+/* Before a program event is destroyed: whether r's graph names it in a node (a fast-path one forgets it otherwise). */
+bool graph_event_ends(struct region *r, cudaEvent_t event)
+{
+    return r->robust ? region_capture_names_event(r->graph, event) : region_graph_event_ends(r->graph, event);
+}
+
 /*
  * Registers a region's new graph (robust: a region_capture, else a
  * region_graph), evicting the least recently used one if there are too

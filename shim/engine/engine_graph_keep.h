@@ -20,6 +20,9 @@ void say_crowded(const struct region *r);
 /* Destroys a region's graph, whichever path made it. */
 void destroy_graph_of(struct region *r);
 
+/* Before a program event is destroyed: whether r's graph (either path's) names it in a node, and must go first. */
+bool graph_event_ends(struct region *r, cudaEvent_t event);
+
 /* Registers a region's new graph (robust: a region_capture, else a region_graph) and puts it on trial. */
 void keep_graph(struct tracker *t, struct region *r, void *graph, bool robust);
 

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "engine_events.h"
 #include "engine_fast.h"
 #include "engine_handover.h"
 #include "engine_observed.h"
@@ -64,7 +65,7 @@ static bool legacy_orders(cudaStream_t a, cudaStream_t b, struct kind_memo *memo
  * there (a hand-over).  Unlike interacts, a device-wide call is none: it
  * follows every thread's work without taking any of it over.
  */
-bool hands_over(const struct tracker *t, const struct touch *x)
+bool hands_over(struct tracker *t, const struct touch *x)
 {
     unsigned on_streams = CALL_KINDS_ON_STREAM | CALL_KINDS_ON_EVENT;
     if (!call_kind_in(x->kind, on_streams))
@@ -83,12 +84,9 @@ bool hands_over(const struct tracker *t, const struct touch *x)
         if (has_stream && (on == cudaStreamLegacy || x->stream == cudaStreamLegacy) &&
             legacy_orders(on, x->stream, &memo))
             return true;
-        enum call_kind kind = call_api_kind(sig->api);
-        if (has_event && (kind == CALL_EVENT_RECORD || kind == CALL_EVENT_WAIT) &&
-            sig->target == (uint64_t)(uintptr_t)x->event)
-            return true;
     }
-    return false;
+    /* An event it records or waits for: a signature says how its event relates to the others, not which it is. */
+    return has_event && sequence_names_event(t, x->event, first);
 }
 
 /* Whether any held-back call of t is on its per-thread default stream. */
@@ -169,7 +167,7 @@ void moved_work_drop(struct tracker *t)
 }
 
 /*
- * At the first call of my sequence (sig, on stream), with my lock held:
+ * At the first call of my sequence, c, with my lock held:
  * another thread's sequence that it takes a stream over from, passed
  * through (nothing held back, nothing recorded: no one else looks at it),
  * ends at that thread's next call, so that its regions learn where it
@@ -177,20 +175,19 @@ void moved_work_drop(struct tracker *t)
  * (its lock is tried, never waited for, so no lock order is at stake) and
  * the list is walked without trackers_lock (trackers are never removed).
  */
-void note_handovers_at_start(struct tracker *me, const struct call_sig *sig, cudaStream_t stream)
+void note_handovers_at_start(struct tracker *me, const struct call *c)
 {
     if (me->handover.quiet_starts >= QUIET_STARTS_MAX)
         return;
     me->handover.quiet_starts++;
-    enum call_kind kind = call_api_kind(sig->api);
-    struct touch x = {.kind = kind, .stream = stream,
-                      .event = names_event(kind) ? (cudaEvent_t)(uintptr_t)sig->target : NULL};
+    struct touch x;
+    touch_of_call(c, &x);
     for (struct tracker *t = __atomic_load_n(&trackers, __ATOMIC_ACQUIRE); t; t = t->next) {
         if (t == me || !tracker_try_lock_unsynced(t))
             continue;
         if (!holds_back(t) && t->mode == FOLLOW_NONE && t->observed_count > 0 && !t->overflow &&
             !t->handover.handed_over && hands_over(t, &x)) {
-            mark_handed_over(t, call_api_name(sig->api));
+            mark_handed_over(t, call_api_name(c->api));
             me->handover.quiet_starts = 0;
         }
         tracker_unlock(t);

@@ -24,7 +24,7 @@ struct handover_by {
 const struct touch *touch_of_call(const struct call *c, struct touch *x);
 
 /* Whether a call of another thread that touches x comes after t's current sequence through a stream or event of it. */
-bool hands_over(const struct tracker *t, const struct touch *x);
+bool hands_over(struct tracker *t, const struct touch *x);
 
 /* Tells t (its lock held) that the calling thread's call of name takes over a stream of its sequence, which ends. */
 void mark_handed_over(struct tracker *t, const char *name);
@@ -41,8 +41,8 @@ bool rejoin_moved_stream(struct tracker *t, struct handover_by *by);
 /* Destroys t's private event of moved work, unless a wait for it is still owed (its context ends). */
 void moved_work_drop(struct tracker *t);
 
-/* At the first call of my sequence (sig, on stream): ends other threads' sequences it takes a stream over from. */
-void note_handovers_at_start(struct tracker *me, const struct call_sig *sig, cudaStream_t stream);
+/* At the first call of my sequence, c: ends other threads' sequences it takes a stream over from. */
+void note_handovers_at_start(struct tracker *me, const struct call *c);
 
 /* Whether another thread did something that t acts on at its next call (rejoin_moved_work); read without t's lock. */
 static inline bool rejoin_pending(const struct tracker *t)

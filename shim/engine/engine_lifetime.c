@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engine_capture.h"
+#include "engine_events.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
 #include "engine_graph_keep.h"
@@ -18,12 +19,18 @@
 #include "stream_order.h"
 #include "trace.h"
 
-/* What an end refers to, as regions name it: sorted values of one kind, or everything. */
+/*
+ * What an end refers to, as regions name it: sorted values of one kind, or
+ * everything; or an event, which no signature names (a sequence's events
+ * are its own, a graph's its nodes': policy/event_refs.h).
+ */
 struct ended {
     enum region_ref ref;
     const uint64_t *values;
     unsigned count;
     bool everything;
+    bool is_event; /* an event ends: this one */
+    cudaEvent_t event;
 };
 
 /* Sorts handles for region_refers_to's binary search. */
@@ -46,7 +53,8 @@ static bool refers(const struct region *r, const struct ended *e)
  */
 static void end_referring_sequence(struct tracker *t, const struct ended *e, const char *name)
 {
-    if (t->region == NULL || t->mode == FOLLOW_NONE || !refers(t->region, e))
+    if (t->region == NULL || t->mode == FOLLOW_NONE ||
+        !(e->is_event ? sequence_names_event(t, e->event, 0) : refers(t->region, e)))
         return;
     if (holds_back(t) || replaying(t)) {
         fall_back(t, FALLBACK_OBJECT_ENDED, name);
@@ -64,7 +72,7 @@ static unsigned drop_referring_graphs(struct tracker *t, const struct ended *e)
     unsigned dropped = 0;
     struct region *r, *tmp;
     HASH_ITER(hh, t->table.by_hash, r, tmp) {
-        if (r->graph == NULL || !refers(r, e))
+        if (r->graph == NULL || !(e->is_event ? graph_event_ends(r, e->event) : refers(r, e)))
             continue;
         destroy_graph_of(r);
         regions_graph_invalidated(&t->table, r);
@@ -122,7 +130,8 @@ void engine_object_ends(enum object_end what, const void *handle, const char *na
         return;
     in_engine = true;
     uint64_t one = (uint64_t)(uintptr_t)handle;
-    struct ended e = {.ref = what == ENDS_STREAM ? REGION_REF_STREAM : REGION_REF_TARGET, .values = &one, .count = 1};
+    struct ended e = {.ref = what == ENDS_STREAM ? REGION_REF_STREAM : REGION_REF_TARGET, .values = &one, .count = 1,
+                      .is_event = what == ENDS_EVENT, .event = (cudaEvent_t)(uintptr_t)handle};
     uint64_t *kernels = NULL;
     unsigned retired = 0;
     if (what == ENDS_MODULE || what == ENDS_LIBRARY || what == ENDS_CONTEXT) {

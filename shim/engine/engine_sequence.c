@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_events.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
 #include "engine_graph.h"
@@ -43,6 +44,7 @@ static void forget_sequence(struct tracker *t)
     t->region = NULL;
     t->cuts.at = UINT_MAX;
     held_reset(&t->records);
+    sequence_events_forget(t);
     show_recording(t, false);
 }
 
@@ -57,12 +59,91 @@ static struct cut_bounds cut_bounds_now(void)
     };
 }
 
+/* Whether call c names an event as a node: a record or a wait. */
+static bool names_event(const struct call *c)
+{
+    return c->kind == CALL_EVENT_RECORD || c->kind == CALL_EVENT_WAIT;
+}
+
+/*
+ * Keeps the events of the cut just replayed, the first of a pair towards
+ * the doubled cut (its record's event calls', in order): the pair's second
+ * cut's events may be others (a pool's), which the doubled cut's
+ * signatures and graph must relate as the two cuts did.
+ */
+static void keep_pair_events(struct tracker *t)
+{
+    struct cuts *c = &t->cuts;
+    c->pair_event_count = 0;
+    for (unsigned i = 0; i < t->records.count; i++) {
+        if (!names_event(&t->records.calls[i].call))
+            continue;
+        if (c->pair_event_count == c->pair_events_capacity) {
+            unsigned capacity = c->pair_events_capacity ? 2 * c->pair_events_capacity : 16;
+            uint64_t *grown = realloc(c->pair_events, sizeof *grown * capacity);
+            if (grown == NULL) {
+                c->pair_event_count = UINT_MAX; /* unknown: no doubled cut of it */
+                return;
+            }
+            c->pair_events = grown;
+            c->pair_events_capacity = capacity;
+        }
+        c->pair_events[c->pair_event_count++] = (uint64_t)(uintptr_t)t->records.calls[i].call.event;
+    }
+}
+
+/*
+ * The doubled cut's calls as the pair's two cuts were: the first half's
+ * event calls given the first cut's events (kept), the second's are the
+ * record's; false if the first cut's events are not known for this record.
+ */
+static bool pair_events_into(const struct tracker *t, struct held_call *calls, unsigned n)
+{
+    const struct cuts *c = &t->cuts;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (names_event(&calls[i].call)) {
+            if (k == c->pair_event_count)
+                return false;
+            calls[i].call.event = (cudaEvent_t)(uintptr_t)c->pair_events[k++];
+        }
+    return k == c->pair_event_count;
+}
+
+/*
+ * The doubled cut's signatures (r's twice, into sigs) with its event
+ * calls' references made anew over both cuts' events: a loop recording the
+ * same event every time has its second record refer to the first cut's,
+ * one naming a pool's events in turn has it new.  False if the first cut's
+ * events are not known (no doubled cut then).
+ */
+static bool doubled_sigs(struct tracker *t, const struct region *r, struct call_sig *sigs)
+{
+    const struct cuts *c = &t->cuts;
+    unsigned n = r->length, k = 0;
+    memcpy(sigs, r->sigs, sizeof *sigs * n);
+    memcpy(sigs + n, r->sigs, sizeof *sigs * n);
+    struct event_refs refs = {0};
+    bool known = t->records.count == n && c->pair_event_count <= c->pair_events_capacity;
+    for (unsigned i = 0; known && i < 2 * n; i++) {
+        const struct call *call = &t->records.calls[i % n].call;
+        if (!names_event(call))
+            continue;
+        uint64_t event = i < n ? (k < c->pair_event_count ? c->pair_events[k++] : 0) : (uint64_t)(uintptr_t)call->event;
+        sigs[i].target = event_refs_note(&refs, event, i);
+        known = event != 0 && sigs[i].target != EVENT_REF_UNKNOWN;
+    }
+    event_refs_free(&refs);
+    return known && k == c->pair_event_count;
+}
+
 /*
  * Builds the graph of region d, a cut twice as long as r, from r's
  * occurrence just launched, twice: the calls' shapes are d's, and its
  * first replay patches the arguments that differ.  build_graph does it,
  * with its checks, on a list of those calls in place of the thread's
- * record, which stays as it was.
+ * record, which stays as it was.  The first half's event calls name the
+ * first cut's events, so that the graph relates them as d's signatures do.
  */
 static void build_doubled(struct tracker *t, struct region *r, struct region *d)
 {
@@ -80,6 +161,8 @@ static void build_doubled(struct tracker *t, struct region *r, struct region *d)
     struct held_call *calls = c->doubled_calls;
     memcpy(calls, t->records.calls, sizeof *calls * n);
     memcpy(calls + n, t->records.calls, sizeof *calls * n); /* the same argument bytes, in the same arena */
+    if (!pair_events_into(t, calls, n))
+        return;
     struct held_list record = t->records;
     struct region *followed = t->region;
     t->records.calls = calls;
@@ -115,8 +198,8 @@ static void sight_doubled(struct tracker *t, struct region *r)
         c->doubled = grown;
         c->doubled_capacity = n;
     }
-    memcpy(c->doubled, r->sigs, sizeof *r->sigs * r->length);
-    memcpy(c->doubled + r->length, r->sigs, sizeof *r->sigs * r->length);
+    if (!doubled_sigs(t, r, c->doubled))
+        return;
     struct region *d = regions_sighting(&t->table, c->doubled, n);
     if (d == NULL || d->state != REGION_WANTED || d->graph != NULL)
         return;
@@ -197,6 +280,8 @@ static void after_sequence(struct tracker *t, bool at_sync, struct region *graph
         bool replayed = graphed != NULL && !graphed->robust;
         if (batch_cut_done(&c->batches, cut ? cut->id : 0, cut ? cut->length : 0, replayed) == BATCH_SEEN_DOUBLE)
             sight_doubled(t, graphed);
+        else if (c->batches.paired)
+            keep_pair_events(t); /* the first cut of a pair: the second's doubled cut relates to its events */
     }
     if (!at_sync) {
         c->stretches.calls += t->observed_count;
@@ -556,16 +641,18 @@ static bool trial_passes_through(struct tracker *t, struct region *r)
 }
 
 /*
- * Starts following a sequence at its first call: replay, record, or just
- * learn.  A region wanted or graphed on the robust path starts its capture
- * here, before its first call is forwarded.  A graphed region on trial
- * (either path) may pass the occurrence through instead, timed.
+ * Starts following a sequence at its first call, c (its signature sig):
+ * replay, record, or just learn.  A region wanted or graphed on the robust
+ * path starts its capture here, before its first call is forwarded.  A
+ * graphed region on trial (either path) may pass the occurrence through
+ * instead, timed.
  */
-void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream)
+void start_sequence(struct tracker *t, const struct call_sig *sig, const struct call *c)
 {
+    cudaStream_t stream = c->stream;
     t->trial.region = 0; /* a sequence cut short without end_sequence (look_for_period) is not timed */
     if (atomic_load_explicit(&threads_seen, memory_order_relaxed) > 1)
-        note_handovers_at_start(t, sig, stream);
+        note_handovers_at_start(t, c);
     /* A sync-free loop's cuts follow the batch in use (plan_cut), not the region that came after the last. */
     struct region *r = plan_cut(t, sig, t->period ? regions_candidate(&t->table, sig, 1)
                                                   : regions_predicted(&t->table, sig));

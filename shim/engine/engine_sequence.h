@@ -7,8 +7,8 @@
 
 #pragma GCC visibility push(hidden)
 
-/* Starts following a sequence at its first call: replay, record, or just learn. */
-void start_sequence(struct tracker *t, const struct call_sig *sig, cudaStream_t stream);
+/* Starts following a sequence at its first call, c (its signature sig): replay, record, or just learn. */
+void start_sequence(struct tracker *t, const struct call_sig *sig, const struct call *c);
 
 /* Ends the current sequence (launch, build or learn); a replay it cuts short falls back for reason, naming name. */
 void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name);

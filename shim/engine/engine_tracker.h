@@ -5,7 +5,7 @@
  * alone reads and writes its fields, and the others call its functions
  * (inline, in its header, where a call would cost).  The engine's files
  * call each other one way, lowest first (docs/design.md lists them):
- * held, tracker, fast, crash, observed, on_behalf, in_flight, neighbours,
+ * held, tracker, fast, crash, observed, events, on_behalf, in_flight, neighbours,
  * handover, capture, graph_keep, fallback, exit, watchdog, robust, graph,
  * lifetime, sequence, threads, call, direct_calls.
  */
@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 
 #include "engine.h"
+#include "event_refs.h"
 #include "graph_trial.h"
 #include "period.h"
 #include "held_calls.h"
@@ -55,12 +56,23 @@ struct fast_follow {
     unsigned pos;                 /* the position of the thread's next call in its sequence (the watchdog reads it) */
     unsigned synced;              /* pos when the tracker's counts last took in the fast path's calls (likewise) */
     unsigned unnoted;             /* the first of those whose stream the held set lacks (UINT_MAX: none) */
+    bool events_fixed;            /* the region's graph names its own events (region_graph_events_fixed) */
     const unsigned char *compare; /* the parameter blocks of the region's graph instance launched last */
     const uint32_t *compare_at;   /* where each node's block is in them */
     /* records.calls[0, slots_held) hold the calls of region slots_region (an id) at those positions, from
        this sequence or an earlier one: the fast path compares a launch with its slot and writes only its
        parameters, the rest of the slot is what it would write */
     unsigned slots_region, slots_held;
+};
+
+/*
+ * engine_events.c's: the events the sequence named so far, where each last
+ * did (an event call's signature says which earlier call named its event),
+ * its calls before position upto taken in.
+ */
+struct sequence_events {
+    struct event_refs refs;
+    unsigned upto;
 };
 
 /* engine_held.c's: the streams and events the held-back calls use, for other threads to check against. */
@@ -167,6 +179,7 @@ struct tracker {
     unsigned observed_count, observed_capacity;
     unsigned observed_stored;
     unsigned stand_ins; /* launches of another kernel that its node took in this sequence (engine_call.c) */
+    struct sequence_events events; /* engine_events.c's: the events its calls name */
     bool overflow;
     /* engine_sequence.c's: where the calls are cut, and what ends a sequence's stretch. */
     struct period_detector *periods; /* fed the calls of a long stretch that follow no region: a sync-free loop */

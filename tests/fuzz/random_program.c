@@ -44,7 +44,11 @@
  * memory, and the host spinning on it with no CUDA call (mapped_spin,
  * issue 12 case 1: held back, the poke would never run without the shim's
  * watchdog; the stand-in's device thread runs work once mapped memory
- * exists). The header line "stress kinds:" counts them.
+ * exists); an event pool (event_pool, issue 39: in a quarter of the seeds
+ * with several events, by the seed alone, every event record, wait, query
+ * and sync names the event its index says shifted by the iteration, as a
+ * pool's program names another event each time, and no event has timing,
+ * as XLA's have none). The header line "stress kinds:" counts them.
  *
  * The program is race-free by construction, so its output depends on the
  * seed only, not on the stand-in's scheduler (STANDIN_SEED) and not on
@@ -168,9 +172,9 @@ struct op {
 
 /* The stress kinds, in the order their presence is drawn. */
 enum stress { ST_BIG_ARG, ST_ROTATE, ST_GEOMETRY, ST_HOST_STAGE, ST_FAULT, ST_OWN_GRAPH, ST_MAPPED_SPIN,
-              ST_DRIVER_DOOR, ST_DRIVER_ONLY, ST_COUNT };
+              ST_EVENT_POOL, ST_DRIVER_DOOR, ST_DRIVER_ONLY, ST_COUNT };
 static const char *const stress_names[] = {"big_arg", "rotate", "geometry", "host_stage", "fault", "own_graph",
-                                           "mapped_spin", "driver_door", "driver_only"};
+                                           "mapped_spin", "event_pool", "driver_door", "driver_only"};
 /* Percentage of seeds with each kind (1 or 2 of it). */
 static const unsigned stress_percent[ST_COUNT] = {
     [ST_BIG_ARG] = 35, [ST_ROTATE] = 35, [ST_GEOMETRY] = 35, [ST_HOST_STAGE] = 30, [ST_FAULT] = 35,
@@ -179,6 +183,8 @@ static const unsigned stress_percent[ST_COUNT] = {
        (the scheduler's order then depends on timing, not only on STANDIN_SEED), and under the shim each
        spin on held-back work costs the watchdog's bound before the region is refused. */
     [ST_MAPPED_SPIN] = 20,
+    /* Not drawn: by the seed (generate), so that other seeds keep their programs. */
+    [ST_EVENT_POOL] = 25,
     /* Not drawn by draw_stress but by the door generator (fuzz_door.h: door_seed): operations made through
        the driver (80% of seeds), and seeds where every operation that can goes through it (20%). */
     [ST_DRIVER_DOOR] = 80, [ST_DRIVER_ONLY] = 20,
@@ -193,6 +199,7 @@ struct program {
     int nstreams;
     int kind[MAX_STREAMS]; /* 0 legacy, 1 blocking, 2 non-blocking, 3 per-thread default (blocking) */
     int nbuffers, n, nevents, event_flags[MAX_EVENTS];
+    int event_shift; /* event_pool: an event operation of iteration it names event (ev + it * event_shift) % nevents */
     int iters;
     int sync_mode, sync_every;  /* 0 device, 1 each stream, 2 device every sync_every, 3 join into stream 0 */
     int shape_k, shape_r, shape_action, shape_pos;
@@ -459,6 +466,7 @@ static void gen_stress_at(int i)
             case ST_FAULT: gen_fault(s); break;
             case ST_OWN_GRAPH: gen_own_graph(); break;
             case ST_MAPPED_SPIN: gen_mapped_spin(s); break;
+            case ST_EVENT_POOL:
             case ST_DRIVER_DOOR:
             case ST_DRIVER_ONLY:
             case ST_COUNT: break;
@@ -472,7 +480,7 @@ static void draw_stress(int length)
 {
     for (int k = 0; k < ST_COUNT; k++) {
         stress_at[k][0] = stress_at[k][1] = -1;
-        if (k == ST_DRIVER_DOOR || k == ST_DRIVER_ONLY || !chance2(stress_percent[k]))
+        if (k == ST_EVENT_POOL || k == ST_DRIVER_DOOR || k == ST_DRIVER_ONLY || !chance2(stress_percent[k]))
             continue;
         stress_at[k][0] = (int)below2((unsigned)length + 1);
         if (chance2(30))
@@ -500,6 +508,10 @@ static void generate(uint64_t seed)
     P.nevents = 1 + (int)below(MAX_EVENTS);
     for (int i = 0; i < P.nevents; i++)
         P.event_flags[i] = chance(50) ? cudaEventDisableTiming : cudaEventDefault;
+    /* An event pool: no draw, so that every other seed keeps its program. */
+    P.event_shift = seed % 4 == 1 && P.nevents > 1 ? 1 + (int)(seed / 4 % (uint64_t)(P.nevents - 1)) : 0;
+    for (int i = 0; P.event_shift && i < P.nevents; i++)
+        P.event_flags[i] = cudaEventDisableTiming;
     P.iters = 30 + (int)below(31);
     P.sync_mode = (int)below(4);
     P.sync_every = 2 + (int)below(7);
@@ -615,6 +627,10 @@ static void generate(uint64_t seed)
     /* Every buffer back to its home stream, so that iterations chain without a sync. */
     for (int b = 0; b < P.nbuffers; b++)
         need(P.home[b], b);
+    for (int i = 0; P.event_shift && i < P.count; i++) {
+        enum op_kind kind = P.ops[i].kind;
+        P.stress[ST_EVENT_POOL] += kind == OP_RECORD || kind == OP_WAIT || kind == OP_QUERY_EVENT || kind == OP_SYNC_EVENT;
+    }
 
     P.shape_k = 0;
     if (chance(30)) {
@@ -768,8 +784,10 @@ static void dump(void)
     printf("\nbuffers %d of %d floats, homes:", P.nbuffers, P.n);
     for (int b = 0; b < P.nbuffers; b++)
         printf(" b%d@s%d", b, P.home[b]);
-    printf("\nevents %d, iterations %d, sync mode %d (every %d), shape k=%d r=%d action=%d pos=%d\n",
-           P.nevents, P.iters, P.sync_mode, P.sync_every, P.shape_k, P.shape_r, P.shape_action, P.shape_pos);
+    printf("\nevents %d (shifted by %d each iteration), iterations %d, sync mode %d (every %d), shape k=%d r=%d "
+           "action=%d pos=%d\n",
+           P.nevents, P.event_shift, P.iters, P.sync_mode, P.sync_every, P.shape_k, P.shape_r, P.shape_action,
+           P.shape_pos);
     printf("driver door: %u%% of the calls that can\n", P.door_share);
     print_stress_kinds();
     for (int i = 0; i < P.count; i++) {
@@ -826,6 +844,12 @@ static void keep_only(const char *list)
 
 static cudaStream_t streams[MAX_STREAMS];
 static cudaEvent_t events[MAX_EVENTS], join_events[MAX_STREAMS];
+
+/* The event operation o of iteration it names: its own, or in an event pool's seed the one it iterations on. */
+static cudaEvent_t event_of(const struct op *o, int it)
+{
+    return events[(o->ev + it * P.event_shift) % P.nevents];
+}
 static float *buffers[MAX_BUFFERS];
 static float *pinned_src[2], *pinned_dst[MAX_STREAMS], *pinned_sync;
 static float *pageable_src[2], *host_scratch;
@@ -1143,12 +1167,12 @@ static void run_op(const struct op *o, int it, int index)
         check(door_host_func(DOOR(0), s, o->ival ? host_fn1 : host_fn0, h), it, index, "cudaLaunchHostFunc", 0);
         break;
     }
-    case OP_RECORD: check(door_record(DOOR(0), events[o->ev], s), it, index, "cudaEventRecord", 0); break;
-    case OP_WAIT: check(door_wait(DOOR(0), s, events[o->ev]), it, index, "cudaStreamWaitEvent", 0); break;
+    case OP_RECORD: check(door_record(DOOR(0), event_of(o, it), s), it, index, "cudaEventRecord", 0); break;
+    case OP_WAIT: check(door_wait(DOOR(0), s, event_of(o, it)), it, index, "cudaStreamWaitEvent", 0); break;
     case OP_QUERY_STREAM: check(door_stream_query(DOOR(0), s), it, index, "cudaStreamQuery", 1); break;
-    case OP_QUERY_EVENT: check(door_event_query(DOOR(0), events[o->ev]), it, index, "cudaEventQuery", 1); break;
+    case OP_QUERY_EVENT: check(door_event_query(DOOR(0), event_of(o, it)), it, index, "cudaEventQuery", 1); break;
     case OP_SYNC_STREAM: check(door_stream_sync(DOOR(0), s), it, index, "cudaStreamSynchronize", 0); break;
-    case OP_SYNC_EVENT: check(door_event_sync(DOOR(0), events[o->ev]), it, index, "cudaEventSynchronize", 0); break;
+    case OP_SYNC_EVENT: check(door_event_sync(DOOR(0), event_of(o, it)), it, index, "cudaEventSynchronize", 0); break;
     case OP_MALLOC_FREE: {
         float *tmp = NULL, *y = buffers[o->b[0]], a = 0.5f;
         int n = P.n;

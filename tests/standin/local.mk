@@ -146,6 +146,14 @@ tests_scenarios_rotating_args_LDADD = $(STANDIN_LINK_LIBS)
 tests_scenarios_rotating_args_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/standin/arg_sets.sh
 EXTRA_DIST += tests/standin/arg_sets.sh
+## Event handles that rotate (issue 39, item 3): a JAX-like loop naming a pool's events in turn, one region
+## whose graph's events change; tests/event_pool.sh compares it with the run without the shim and counts replays.
+check_PROGRAMS += tests/scenarios/event_pool
+tests_scenarios_event_pool_SOURCES = tests/scenarios/event_pool.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_event_pool_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS)
+tests_scenarios_event_pool_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/event_pool.sh
+EXTRA_DIST += tests/event_pool.sh
 ## Parameters wider than 8 bytes: an address and a counter changing inside two launches' by-value tables;
 ## tests/standin/wide_param.sh checks the debug log's description of the patches (stand-in only).
 check_PROGRAMS += tests/scenarios/wide_param
@@ -253,6 +261,7 @@ STANDIN_GPU_BINS = tests/conformance.gpu \
 	tests/scenarios/token_regions.gpu \
 	tests/scenarios/two_threads.gpu \
 	tests/scenarios/rotating_args.gpu \
+	tests/scenarios/event_pool.gpu \
 	tests/scenarios/handover.gpu \
 	tests/scenarios/unhooked_copy.gpu \
 	tests/scenarios/driver_loop.gpu \
@@ -340,6 +349,8 @@ tests/scenarios/two_threads.gpu: $(srcdir)/tests/scenarios/two_threads.c $(srcdi
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/two_threads.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/rotating_args.gpu: $(srcdir)/tests/scenarios/rotating_args.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/rotating_args.c $(STANDIN_GPU_KERNELS) -lpthread
+tests/scenarios/event_pool.gpu: $(srcdir)/tests/scenarios/event_pool.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
+	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/event_pool.c $(STANDIN_GPU_KERNELS) $(STANDIN_DRIVER_GPU_LIBS)
 tests/scenarios/handover.gpu: $(srcdir)/tests/scenarios/handover.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/handover.c $(STANDIN_GPU_KERNELS) -lpthread
 tests/scenarios/unhooked_copy.gpu: $(srcdir)/tests/scenarios/unhooked_copy.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)

@@ -576,6 +576,20 @@ static void count_host(void *user)
     c->total += c->step;
 }
 
+/* A host node after a wait: counts the times the host function it waits for (before) had reached want. */
+struct order_check {
+    const struct counter *before;
+    int want;
+    int in_order;
+};
+
+/* Runs when the graph's host node does. */
+static void check_order(void *user)
+{
+    struct order_check *o = user;
+    o->in_order += o->before->total >= o->want;
+}
+
 /* A CUDA_MEMCPY3D for a 1-D copy of n bytes. */
 static CUDA_MEMCPY3D copy_1d(CUmemorytype dt, void *dst, CUmemorytype st, const void *src, size_t n)
 {
@@ -856,6 +870,44 @@ static void test_graphs(void)
     uint16_t h16[2 * N];
     CHECK(cuMemcpyDtoH(h16, x, sizeof h16) == CUDA_SUCCESS);
     CHECK(h16[0] == 0xbeef && h16[2 * N - 1] == 0xbeef);
+
+    /* The executable graphs' event nodes take another event: e's record node records ev2 (its elapsed time with
+       itself needs a record), e3's wait node waits for ev2, recorded after a host function on another stream:
+       the host node after the wait sees what that function did. */
+    CUevent ev2 = NULL;
+    CUstream s2 = NULL;
+    CHECK(cuEventCreate(&ev2, CU_EVENT_DEFAULT) == CUDA_SUCCESS);
+    CHECK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    float elapsed = -1;
+    CHECK(cuEventElapsedTime(&elapsed, ev2, ev2) == CUDA_ERROR_INVALID_HANDLE); /* never recorded */
+    CHECK(cuGraphExecEventRecordNodeSetEvent(e, nrec, ev2) == CUDA_SUCCESS);
+    CHECK(cuGraphExecEventRecordNodeSetEvent(e, nhost, ev2) == CUDA_ERROR_INVALID_VALUE); /* not a record node */
+    CHECK(cuGraphExecEventWaitNodeSetEvent(e, nrec, ev2) == CUDA_ERROR_INVALID_VALUE);    /* not a wait node */
+    CHECK(cuGraphExecEventRecordNodeSetEvent(e, nrec, NULL) != CUDA_SUCCESS);
+    CHECK(cuGraphLaunch(e, s) == CUDA_SUCCESS && cuStreamSynchronize(s) == CUDA_SUCCESS);
+    CHECK(cuEventElapsedTime(&elapsed, ev2, ev2) == CUDA_SUCCESS && elapsed == 0.0f);
+    CUgraph g3 = NULL;
+    CUgraphNode nwait3, nseen;
+    struct counter done = {0, 1};
+    struct order_check seen = {&done, 0, 0};
+    CHECK(cuGraphCreate(&g3, 0) == CUDA_SUCCESS);
+    CHECK(cuGraphAddEventWaitNode(&nwait3, g3, NULL, 0, ev) == CUDA_SUCCESS);
+    CUDA_HOST_NODE_PARAMS hseen = {check_order, &seen};
+    CHECK(cuGraphAddHostNode(&nseen, g3, &nwait3, 1, &hseen) == CUDA_SUCCESS);
+    CUgraphExec e4 = NULL;
+    CHECK(cuGraphInstantiateWithFlags(&e4, g3, 0) == CUDA_SUCCESS);
+    CHECK(cuGraphExecEventWaitNodeSetEvent(e4, nwait3, ev2) == CUDA_SUCCESS);
+    CHECK(cuGraphExecEventWaitNodeSetEvent(e4, nseen, ev2) == CUDA_ERROR_INVALID_VALUE); /* not a wait node */
+    for (int round = 1; round <= 20; round++) {
+        seen.want = round;
+        CHECK(cuLaunchHostFunc(s2, count_host, &done) == CUDA_SUCCESS);
+        CHECK(cuEventRecord(ev2, s2) == CUDA_SUCCESS);
+        CHECK(cuGraphLaunch(e4, s) == CUDA_SUCCESS);
+        CHECK(cuStreamSynchronize(s) == CUDA_SUCCESS && cuStreamSynchronize(s2) == CUDA_SUCCESS);
+    }
+    CHECK(done.total == 20 && seen.in_order == 20);
+    CHECK(cuGraphExecDestroy(e4) == CUDA_SUCCESS && cuGraphDestroy(g3) == CUDA_SUCCESS);
+    CHECK(cuEventDestroy(ev2) == CUDA_SUCCESS && cuStreamDestroy(s2) == CUDA_SUCCESS);
 
     CHECK(cuGraphExecDestroy(e) == CUDA_SUCCESS && cuGraphExecDestroy(e2) == CUDA_SUCCESS);
     CHECK(cuGraphExecDestroy(e3) == CUDA_SUCCESS);

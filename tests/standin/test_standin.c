@@ -209,6 +209,35 @@ static void test_graph_order(void)
     cudaGraphDestroy(g);
 }
 
+/* An executable graph's record and wait nodes take another event through the runtime too. */
+static void test_graph_event_set(void)
+{
+    cudaEvent_t e1, e2;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    cudaGraphNode_t rec, wait;
+    float ms = -1;
+    cudaEventCreate(&e1);
+    cudaEventCreate(&e2);
+    cudaGraphCreate(&g, 0);
+    cudaGraphAddEventWaitNode(&wait, g, NULL, 0, e1);
+    cudaGraphAddEventRecordNode(&rec, g, &wait, 1, e1);
+    CHECK(cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+    CHECK(cudaGraphExecEventRecordNodeSetEvent(ge, rec, e2) == cudaSuccess);
+    CHECK(cudaGraphExecEventWaitNodeSetEvent(ge, wait, e2) == cudaSuccess);
+    CHECK(cudaGraphExecEventRecordNodeSetEvent(ge, wait, e2) == cudaErrorInvalidValue);
+    CHECK(cudaGraphExecEventWaitNodeSetEvent(ge, rec, e2) == cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    CHECK(cudaGraphLaunch(ge, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(cudaEventElapsedTime(&ms, e2, e2) == cudaSuccess && ms == 0.0f);
+    CHECK(cudaEventElapsedTime(&ms, e1, e1) == cudaErrorInvalidResourceHandle); /* never recorded */
+    (void)cudaGetLastError();
+    cudaGraphExecDestroy(ge);
+    cudaGraphDestroy(g);
+    cudaEventDestroy(e1);
+    cudaEventDestroy(e2);
+}
+
 /* Non-blocking streams are not ordered after the legacy stream; blocking ones are. */
 static void test_legacy_barrier(void)
 {
@@ -281,6 +310,7 @@ int main(void)
     test_free_waits();
     test_no_calls_from_host_functions();
     test_graph_order();
+    test_graph_event_set();
     test_legacy_barrier();
     test_mapped_memory_progress();
     return check_result("test_standin");
