@@ -4,9 +4,9 @@
 # that lists a GPU, a fake Python and fake programs in a fake build (tests/fake_gpu.sh) playing the members, with
 # the zoo's own tables (ZOO_RUNS, ZOO_EXPECT, ZOO_MAY_SKIP).  Asserts that
 #   - members that are identical and replay as ZOO_EXPECT asks pass, and so does an aside member whose log shows
-#     a region; a JAX member without JAX's GPU backend is a skip (ZOO_MAY_SKIP), the zoo exit 0;
+#     a region and a none member (compile_ro) that replays nothing; a JAX member without JAX's GPU backend is a skip (ZOO_MAY_SKIP), the zoo exit 0;
 #     hf_compile_tf32off runs 5 times under auto and 5 under robust, never under off;
-#   - a member replaying fewer regions than asked, an aside member whose log shows none, a member not built, one
+#   - a member replaying fewer regions than asked, an aside member whose log shows none, a none member that replays, a member not built, one
 #     that skips itself (unless ZOO_MAY_SKIP allows it, for its reason), one whose stdout differs and one killed
 #     by a signal each fail, the zoo exit 1;
 #   - a zoo in which every member skipped fails (exit 1); without a GPU it skips (77).
@@ -40,7 +40,7 @@ expect_verdict() {
 }
 
 zoo pass "$WORK/gpu" ZOO_MEMBERS="hf_compile_tf32off compile_ro jax_eager decode_loop" \
-    FAKE_BEHAVIOUR="zoo_jax.py:eager=skipjax zoo_compile.py:reduce-overhead=followed"
+    FAKE_BEHAVIOUR="zoo_jax.py:eager=skipjax zoo_compile.py:reduce-overhead=silent"
 expect_status pass 0
 expect_verdict pass hf_compile_tf32off PASS
 expect_verdict pass compile_ro PASS
@@ -51,12 +51,13 @@ n=$(grep -cE '^hf_compile_tf32off +(auto|robust)\.[1-5] +yes +0 +10 ' "$WORK/pas
 expect_not_in "$WORK/pass.out" "hf_compile_tf32off: off"
 grep -qE '^hf_compile_tf32off +off' "$WORK/pass.out" && fail "hf_compile_tf32off ran under off"
 
-zoo fail "$WORK/gpu" ZOO_JOBS=3 ZOO_MEMBERS="lt_gemm compile_ro lt_gemm_static cupy_loop jax_eager jax_jit hf_dynamic" \
-    FAKE_BEHAVIOUR="lt_gemm.gpu=followed zoo_compile.py:reduce-overhead=silent cupy_loop.py:eager=skip \
+zoo fail "$WORK/gpu" ZOO_JOBS=3 ZOO_MEMBERS="lt_gemm compile_ro triton_loop lt_gemm_static cupy_loop jax_eager jax_jit hf_dynamic" \
+    FAKE_BEHAVIOUR="lt_gemm.gpu=followed triton_loop.py:eager=silent cupy_loop.py:eager=skip \
 zoo_jax.py:eager=skipnogpu zoo_jax.py:jit=differ zoo_generate.py:dynamic=crash"
 expect_status fail 1
 expect_verdict fail lt_gemm FAIL "0 region(s) replayed, expected at least 1"
-expect_verdict fail compile_ro FAIL "its log shows no region"
+expect_verdict fail compile_ro FAIL "expected none"
+expect_verdict fail triton_loop FAIL "its log shows no region"
 expect_verdict fail lt_gemm_static FAIL "is not built"
 expect_verdict fail cupy_loop FAIL "skipped itself without the shim"
 expect_verdict fail jax_eager FAIL "JAX sees no GPU"
