@@ -39,6 +39,11 @@ check_PROGRAMS += tests/test_neighbours
 tests_test_neighbours_SOURCES = tests/test_neighbours.c tests/check.h
 tests_test_neighbours_LDADD = libreprise_core.la
 TESTS += tests/test_neighbours
+## The governor's decisions (policy/governor.c): learning, probes, ties, noise, back-offs, phases.
+check_PROGRAMS += tests/test_governor
+tests_test_governor_SOURCES = tests/test_governor.c tests/check.h
+tests_test_governor_LDADD = libreprise_core.la
+TESTS += tests/test_governor
 
 ## The launch attributes' table (policy/launch_attrs.def): a decision for each attribute CUDA 13 defines.
 check_PROGRAMS += tests/test_launch_attrs
