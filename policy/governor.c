@@ -303,7 +303,7 @@ void governor_switched(struct governor *g, uint64_t now)
     begin_epoch(g, now);
 }
 
-/* The engine could not step aside: auto stays until the next probe, which comes after a back-off as any. */
+/* The engine could not step aside: auto stays until the next probe, after a back-off that doubles each time. */
 void governor_switch_failed(struct governor *g, uint64_t now)
 {
     if (!g->switching)
@@ -312,6 +312,8 @@ void governor_switch_failed(struct governor *g, uint64_t now)
     g->way = GOVERNOR_AUTO;
     g->state = GOVERNOR_SETTLED;
     g->next_probe = now + g->backoff_ns;
+    /* The next failure waits twice as long, as a repeated verdict does: what stopped it may well last. */
+    g->backoff_ns = g->backoff_ns > g->params.backoff_max_ns / 2 ? g->params.backoff_max_ns : 2 * g->backoff_ns;
     begin_epoch(g, now);
 }
 

@@ -27,6 +27,13 @@ if ! { command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1;
     export REPRISE_DEFERRAL_TIMEOUT_US REPRISE_MAX_SEGMENTS
 fi
 
+# The governor off (REPRISE_GOVERNOR=on is the shim's default), with or without a GPU: once a program has run
+# for 10 epochs of 100 ms it probes, and its epochs stepped aside replay nothing, so the replays and fallbacks
+# that the tests count would depend on how long the run took (a loaded machine, a sanitizer build).  The
+# governor's own tests (tests/governor.sh) and the fuzzers' FUZZ_GOVERNOR runs set it on.
+: "${REPRISE_GOVERNOR:=off}"
+export REPRISE_GOVERNOR
+
 # Prints a failure and counts it.
 fail() {
     echo "FAIL: $*" >&2

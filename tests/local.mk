@@ -199,3 +199,12 @@ gpu-programs: tests/scenarios/slow_host.gpu
 tests/scenarios/slow_host.gpu: $(srcdir)/tests/scenarios/slow_host.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/slow_host.c $(STANDIN_GPU_KERNELS) -lpthread
 endif
+
+## The governor (issue 39, item 1): a loop whose graphs cost more than they save steps aside, one whose graphs pay
+## stays on, a program whose phase changes resumes, and two threads switched at every sync print the same.
+check_PROGRAMS += tests/scenarios/governor
+tests_scenarios_governor_SOURCES = tests/scenarios/governor.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_governor_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_governor_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/governor.sh
+EXTRA_DIST += tests/governor.sh
