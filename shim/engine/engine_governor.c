@@ -291,6 +291,9 @@ void engine_stretch_ended(enum hook_id api, cudaStream_t stream)
     if (!atomic_load(&shut_down)) {
         drain_retry(now);
         act(governor_tick(&gov, now, atomic_load(&graphs_built)), now);
+        uint64_t probe = governor_wake_at(&gov);
+        if (probe != 0 && probe <= now) /* no back-off (epochs of 0 ms): the next probe begins at once */
+            act(governor_tick(&gov, now, atomic_load(&graphs_built)), now);
     }
     stretch.epoch = gov.epoch;
     pthread_mutex_unlock(&lock);
