@@ -9,6 +9,7 @@
 #include "engine_handover.h"
 #include "engine_sequence.h"
 #include "errors.h"
+#include "log.h"
 #include "owed_records.h"
 #include "owed_waits.h"
 #include "settings.h"
@@ -24,8 +25,11 @@
  */
 void aside_clean(struct tracker *t)
 {
-    if (holds_back(t) || capture_active(t))
+    if (holds_back(t) || capture_active(t)) {
+        log_debug("governor: thread %u's %u held-back calls submitted before stepping aside", t->thread_number,
+                  t->records.count);
         release_held(t);
+    }
     abandon_sequence(t);
     handover_forget_mark(t);
 }

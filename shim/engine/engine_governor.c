@@ -354,9 +354,10 @@ void engine_governor_summary(bool to_log)
                  v->way == GOVERNOR_ASIDE ? "stepped aside" : "stayed on", what, gov.verdicts, at, away, all);
     unsigned verdicts = gov.verdicts;
     enum governor_way way = gov.way;
+    double ratio = v->ratio;
     pthread_mutex_unlock(&lock);
     if (to_log)
         log_always(LOG_INFO, "governor: %s", line);
-    trace_event("governor_summary", "\"way\":\"%s\",\"verdicts\":%u,\"ratio\":%.4f,\"aside_s\":%.3f,\"total_s\":%.3f",
-                way == GOVERNOR_AUTO ? "auto" : "aside", verdicts, v->ratio, aside, total);
+    trace_event("governor_summary", "\"way\":\"%s\",\"verdicts\":%u,\"ratio\":%.4f,\"aside_s\":%.6f,\"total_s\":%.6f",
+                way == GOVERNOR_AUTO ? "auto" : "aside", verdicts, ratio, aside, total);
 }

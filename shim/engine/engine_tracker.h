@@ -7,7 +7,7 @@
  * call each other one way, lowest first (docs/design.md lists them):
  * held, tracker, fast, observed, on_behalf, in_flight, neighbours,
  * handover, capture, graph_keep, fallback, exit, watchdog, robust, graph,
- * lifetime, sequence, threads, call, direct_calls.
+ * lifetime, sequence, threads, aside, governor, call, direct_calls.
  */
 #ifndef REPRISE_ENGINE_TRACKER_H
 #define REPRISE_ENGINE_TRACKER_H
