@@ -95,6 +95,16 @@ run_seed_workers() {
         sed 's/\.fail$//' | tr '\n' ' ')"
 }
 
+# Fuzz tests under FUZZ_GOVERNOR (the auto runs switched between the engine and stepping aside every few host
+# syncs): the engine's coverage is not what they test, but the governor must have stepped aside in half the $1
+# seeds, whose workers listed those where it did in $WORK/governor.*.
+check_governor_fuzz() {
+    governed=$(cat "$WORK"/governor.* 2> /dev/null | wc -l)
+    echo "governor (REPRISE_GOVERNOR_EPOCH_SYNCS=$FUZZ_GOVERNOR): stepped aside in $governed of $1 seeds; the" \
+        "engine's coverage is not checked"
+    [ $((governed * 2)) -ge "$1" ] || fail "the governor stepped aside in only $governed of $1 seeds"
+}
+
 # Fuzz tests, to show the comparison can fail: sets caught to the first "seed N, STANDIN_SEED=S" (program
 # seeds $4..$5, scheduler seeds 1-3) for which "$1 $2 N" prints other than $WORK/N.$3 (seeds without that
 # file are passed over); empty if none does.

@@ -281,6 +281,19 @@ static void test_kinds(void)
     CHECK(g.verdict.way == GOVERNOR_AUTO && g.verdict.ratio > 0.89 && g.verdict.ratio < 0.91);
 }
 
+/* Feeds g stretches of 3 ms of kind 7, each in the epoch it began in, until it asks for a switch (not made). */
+static struct governor_news to_switch(struct governor *g, struct program *p)
+{
+    struct governor_news news = {0};
+    for (unsigned i = 0; i < 1000 && !news.switch_way; i++) {
+        unsigned epoch = g->epoch;
+        p->now += 3 * MS;
+        governor_add(g, epoch, 7, 3 * MS);
+        news = governor_tick(g, p->now, 0);
+    }
+    return news;
+}
+
 /* Stretches begun in another epoch, or during a switch, are not counted; nor is anything once settled. */
 static void test_epochs(void)
 {
@@ -290,18 +303,15 @@ static void test_epochs(void)
     while (g.state == GOVERNOR_LEARN)
         run(&g, &p, 1, one_key, 1, same);
     unsigned epoch = g.epoch;
+    uint64_t began = p.now;
     governor_add(&g, epoch - 1, 7, 1000 * MS);
     CHECK(g.current.stretches == 0 && g.current.total_ns == 0);
     governor_add(&g, epoch, 7, 1 * MS);
     CHECK(g.current.stretches == 1);
     /* End the epoch: a switch is asked for; stretches until it is done count for nothing. */
-    struct governor_news news = {0};
-    for (unsigned i = 0; i < 10 && !news.switch_way; i++) {
-        governor_add(&g, g.epoch, 7, 1 * MS);
-        p.now += 5 * MS;
-        news = governor_tick(&g, p.now, 0);
-    }
-    CHECK(news.switch_way && g.switching && g.way == GOVERNOR_ASIDE);
+    struct governor_news news = to_switch(&g, &p);
+    /* 10 ms and 5 stretches: 4 more of 3 ms. */
+    CHECK(news.switch_way && g.switching && g.way == GOVERNOR_ASIDE && p.now == began + 12 * MS);
     governor_add(&g, g.epoch, 7, 1 * MS);
     CHECK(g.current.stretches == 0 || g.switching);
     news = governor_tick(&g, p.now + 100 * MS, 0);
@@ -334,13 +344,7 @@ static void test_switch_failed_and_time_aside(void)
     governor_init(&g, &params, 0);
     while (g.state == GOVERNOR_LEARN)
         run(&g, &p, 1, one_key, 1, same);
-    struct governor_news news = {0};
-    while (!news.switch_way) {
-        unsigned epoch = g.epoch;
-        p.now += 3 * MS;
-        governor_add(&g, epoch, 7, 3 * MS);
-        news = governor_tick(&g, p.now, 0);
-    }
+    CHECK(to_switch(&g, &p).switch_way);
     CHECK(g.way == GOVERNOR_ASIDE && governor_aside_ns(&g, p.now + 50 * MS) == 0);
     governor_switch_failed(&g, p.now);
     CHECK(g.way == GOVERNOR_AUTO && g.state == GOVERNOR_SETTLED && !g.switching);
@@ -348,13 +352,7 @@ static void test_switch_failed_and_time_aside(void)
     /* The next probe steps aside for its first pair's second epoch: that time is counted. */
     p.now = governor_wake_at(&g);
     (void)governor_tick(&g, p.now, 0);
-    news = (struct governor_news){0};
-    while (!news.switch_way) {
-        unsigned epoch = g.epoch;
-        p.now += 3 * MS;
-        governor_add(&g, epoch, 7, 3 * MS);
-        news = governor_tick(&g, p.now, 0);
-    }
+    CHECK(to_switch(&g, &p).switch_way);
     governor_switched(&g, p.now);
     CHECK(governor_aside_ns(&g, p.now + 7 * MS) == 7 * MS);
 }

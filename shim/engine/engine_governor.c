@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,6 +13,7 @@
 #include "governor.h"
 #include "log.h"
 #include "monotonic.h"
+#include "quiet_thread.h"
 #include "settings.h"
 #include "trace.h"
 
@@ -183,21 +183,9 @@ static void timer_ensure(void)
     if (timer_started || governor_wake_at(&gov) == 0)
         return;
     timer_started = true;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* it takes none of the program's signals */
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    int err = pthread_create(&thread, &attr, timer_main, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (err != 0) {
+    int err = quiet_thread_start(timer_main, "reprise-gov");
+    if (err != 0)
         log_warn("cannot start the governor's thread (%s): its verdict stays for good", strerror(err));
-        return;
-    }
-    pthread_setname_np(thread, "reprise-gov");
 }
 
 /* What the rest of the shim reads of the governor, once it moved (lock held). */

@@ -208,10 +208,7 @@ robust=$(cat "$WORK"/robust.* 2> /dev/null | wc -l)
 trials=$(cat "$WORK"/trial.* 2> /dev/null | wc -l)
 echo "robust path (REPRISE_REPLAY=robust): graphs captured in $robust of $odd odd seeds; its trial decided in $trials"
 if [ -n "${FUZZ_GOVERNOR:-}" ]; then
-    governed=$(cat "$WORK"/governor.* 2> /dev/null | wc -l)
-    echo "governor (REPRISE_GOVERNOR_EPOCH_SYNCS=$FUZZ_GOVERNOR): stepped aside in $governed of $seeds seeds; the" \
-        "engine's coverage is not checked"
-    [ $((governed * 2)) -ge "$seeds" ] || fail "the governor stepped aside in only $governed of $seeds seeds"
+    check_governor_fuzz "$seeds"
 else
     [ $((robust * 2)) -ge "$odd" ] || fail "the robust path captured graphs in only $robust of $odd odd seeds"
     [ "$seeds" -lt 100 ] || [ "${REPRISE_TRIAL:-4}" -eq 0 ] || [ $((trials * 4)) -ge "$odd" ] ||

@@ -221,10 +221,7 @@ echo "robust path (REPRISE_REPLAY=robust): replayed in $robust of $seeds seeds, 
     "not begun because another thread's call on their stream was under way"
 cat "$WORK/kinds"
 if [ -n "${FUZZ_GOVERNOR:-}" ]; then
-    governed=$(cat "$WORK"/governor.* 2> /dev/null | wc -l)
-    echo "governor (REPRISE_GOVERNOR_EPOCH_SYNCS=$FUZZ_GOVERNOR): stepped aside in $governed of $seeds seeds; the" \
-        "engine's coverage is not checked"
-    [ $((governed * 2)) -ge "$seeds" ] || fail "the governor stepped aside in only $governed of $seeds seeds"
+    check_governor_fuzz "$seeds"
 else
     [ $((replayed * 2)) -ge "$seeds" ] || fail "graphs were replayed in only $replayed of $seeds seeds"
     [ $((long * 2)) -ge "$seeds" ] || fail "regions of 8 or more calls were replayed in only $long of $seeds seeds"
