@@ -74,6 +74,22 @@ expect_not_in "$WORK/off.log" "info: governor:"
 expect_not_in "$WORK/off.log" "stepped aside"
 expect_in "$WORK/off.log" "region 1 (thread 1, 16 calls): 300 occurrences, 296 replays"
 
+# The robust path (REPRISE_REPLAY=robust): a capture must overlap no other thread's call, and calls made stepped
+# aside are not seen; a process whose regions were captured is not stepped aside, and once stepped aside none is
+# captured any more.  Graphs that pay keep replaying in the first case; the second steps aside at its third sync,
+# before its region is wanted (REPRISE_MIN_REPEATS=5).
+EXTRA="$EPOCHS $COSTS REPRISE_REPLAY=robust REPRISE_TRIAL=0 STANDIN_GRAPH_UPDATE_US=100 REPRISE_STATS=1" \
+    run robust costly 300
+expect_in "$WORK/robust.log" "info: auto cannot step aside here: regions took the robust path"
+expect_in "$WORK/robust.log" "info: governor: auto stayed on: it could not step aside (1 times: the log says why)"
+expect_in "$WORK/robust.log" "region 1 (thread 1, 16 calls): 300 occurrences, 298 replays (298 re-captured)"
+with_shim REPRISE_MODE=auto REPRISE_LOG=info REPRISE_REPLAY=robust REPRISE_MIN_REPEATS=5 REPRISE_GOVERNOR=on \
+    REPRISE_GOVERNOR_EPOCH_MS=0 REPRISE_GOVERNOR_EPOCH_SYNCS=1 $LIMIT "$SCEN/governor" costly 200 > "$WORK/refused.out" \
+    2> "$WORK/refused.log" || fail "governor costly 200 (robust, switched at every sync) exited $?"
+"$SCEN/governor" costly 200 | cmp -s - "$WORK/refused.out" || fail "refused: governor costly printed something else"
+expect_in "$WORK/refused.log" "info: region 1: not captured (robust path): the governor stepped aside once"
+expect_not_in "$WORK/refused.log" "graph captured on the robust path"
+
 # Two threads, switched at every host sync (epochs of one stretch, no back-off): the same output, and the engine
 # stepped aside and came back many times.
 "$SCEN/governor" threads 200 > "$WORK/threads.plain" 2>&1 || fail "governor threads exited $?"

@@ -38,6 +38,7 @@ static uint64_t started_ns;    /* when the engine started: times in the log coun
 static uint64_t drain_began;   /* when the step aside under way began */
 static enum governor_way told; /* the way of the last verdict logged (auto before any) */
 static bool timer_started;
+static unsigned refused;       /* steps aside the engine could not make */
 
 /*
  * This thread's stretch: when its last host sync returned, in which epoch;
@@ -223,6 +224,7 @@ static void drain_retry(uint64_t now)
     aside_cancel();
     atomic_store(&governor_draining, false);
     governor_switch_failed(&gov, now);
+    refused++;
     char at[32], next[32];
     log_info("auto could not step aside after %s: a thread still owes its program an error it has not read, or "
              "its stream a wait for work another thread submitted for it; auto stays on, and probes again in %s",
@@ -245,6 +247,7 @@ static void act(struct governor_news news, uint64_t now)
         switched(monotonic_ns());
     } else if (news.switch_way && !aside_allowed()) {
         governor_switch_failed(&gov, now);
+        refused++;
         char next[32];
         static bool told;
         log_msg(told ? LOG_DEBUG : LOG_INFO,
@@ -331,7 +334,10 @@ void engine_governor_summary(bool to_log)
     span(started_ns, now, all);
     span(0, aside_ns, away);
     span(started_ns, v->at_ns, at);
-    if (gov.verdicts == 0)
+    if (gov.verdicts == 0 && refused > 0)
+        snprintf(line, sizeof line, "auto stayed on: it could not step aside (%u times: the log says why); %s from "
+                 "the engine's start", refused, all);
+    else if (gov.verdicts == 0)
         snprintf(line, sizeof line, "no verdict yet: %s (%s from the engine's start)",
                  gov.state == GOVERNOR_LEARN ? "still learning" : "probing", all);
     else if (v->pairs == 0)
