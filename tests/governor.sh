@@ -32,7 +32,7 @@ run() {
 # (a) Graphs cost more than they save: stepped aside, said in the log and in the exit summary.
 EXTRA="$EPOCHS $COSTS REPRISE_TRIAL=0 REPRISE_STATS=1" run costly costly 300
 expect_in "$WORK/costly.log" "info: auto stepped aside after 20 ms: graphs cost 281% here (the same stretches between host syncs take 281.2% longer with the engine on; the median of 4 pairs of epochs)"
-expect_in "$WORK/costly.log" "info: governor: auto stepped aside: graphs cost 281% here (the last of 1 probes, after 20 ms)"
+expect_in "$WORK/costly.log" "info: governor: auto stepped aside: graphs cost 281% here (1 probe, the last after 20 ms)"
 # Aside, the region is replayed no more: 56 of its 300 occurrences were seen, 52 replayed (learning and probing).
 expect_in "$WORK/costly.log" "region 1 (thread 1, 16 calls): 56 occurrences, 52 replays"
 # The same without a summary (the doors' fast path, as a user runs it).
@@ -81,7 +81,7 @@ expect_in "$WORK/off.log" "region 1 (thread 1, 16 calls): 300 occurrences, 296 r
 EXTRA="$EPOCHS $COSTS REPRISE_REPLAY=robust REPRISE_TRIAL=0 STANDIN_GRAPH_UPDATE_US=100 REPRISE_STATS=1" \
     run robust costly 300
 expect_in "$WORK/robust.log" "info: auto cannot step aside here: regions took the robust path"
-expect_in "$WORK/robust.log" "info: governor: auto stayed on: it could not step aside (1 times: the log says why)"
+expect_in "$WORK/robust.log" "info: governor: auto stayed on: it could not step aside at 1 probe (the log says why)"
 expect_in "$WORK/robust.log" "region 1 (thread 1, 16 calls): 300 occurrences, 298 replays (298 re-captured)"
 with_shim REPRISE_MODE=auto REPRISE_LOG=info REPRISE_REPLAY=robust REPRISE_MIN_REPEATS=5 REPRISE_GOVERNOR=on \
     REPRISE_GOVERNOR_EPOCH_MS=0 REPRISE_GOVERNOR_EPOCH_SYNCS=1 $LIMIT "$SCEN/governor" costly 200 > "$WORK/refused.out" \

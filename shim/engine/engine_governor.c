@@ -335,8 +335,8 @@ void engine_governor_summary(bool to_log)
     span(0, aside_ns, away);
     span(started_ns, v->at_ns, at);
     if (gov.verdicts == 0 && refused > 0)
-        snprintf(line, sizeof line, "auto stayed on: it could not step aside (%u times: the log says why); %s from "
-                 "the engine's start", refused, all);
+        snprintf(line, sizeof line, "auto stayed on: it could not step aside at %u probe%s (the log says why); %s "
+                 "from the engine's start", refused, refused == 1 ? "" : "s", all);
     else if (gov.verdicts == 0)
         snprintf(line, sizeof line, "no verdict yet: %s (%s from the engine's start)",
                  gov.state == GOVERNOR_LEARN ? "still learning" : "probing", all);
@@ -344,8 +344,9 @@ void engine_governor_summary(bool to_log)
         snprintf(line, sizeof line, "auto stayed on: no stretch between host syncs could be compared (%u probes); "
                  "stepped aside for %s of %s", gov.verdicts, away, all);
     else
-        snprintf(line, sizeof line, "auto %s: %s (the last of %u probes, after %s); stepped aside for %s of %s",
-                 v->way == GOVERNOR_ASIDE ? "stepped aside" : "stayed on", what, gov.verdicts, at, away, all);
+        snprintf(line, sizeof line, "auto %s: %s (%u probe%s, the last after %s); stepped aside for %s of %s",
+                 v->way == GOVERNOR_ASIDE ? "stepped aside" : "stayed on", what, gov.verdicts,
+                 gov.verdicts == 1 ? "" : "s", at, away, all);
     unsigned verdicts = gov.verdicts;
     enum governor_way way = gov.way;
     double ratio = v->ratio;
