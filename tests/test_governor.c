@@ -56,16 +56,19 @@ static void run(struct governor *g, struct program *p, unsigned n, const uint64_
     }
 }
 
+/* Graphs halve every stretch. */
 static uint64_t auto_fast(enum governor_way way, uint64_t key, unsigned i)
 {
     return way == GOVERNOR_AUTO ? 1 * MS : 2 * MS;
 }
 
+/* Graphs make every stretch 10% longer. */
 static uint64_t auto_slow(enum governor_way way, uint64_t key, unsigned i)
 {
     return way == GOVERNOR_AUTO ? 1100000 : 1 * MS;
 }
 
+/* Stretches of 1 ms either way. */
 static uint64_t same(enum governor_way way, uint64_t key, unsigned i)
 {
     return 1 * MS;
@@ -73,6 +76,7 @@ static uint64_t same(enum governor_way way, uint64_t key, unsigned i)
 
 static const uint64_t one_key[1] = {7};
 
+/* Stretches of 10 ms either way. */
 static uint64_t ten(enum governor_way way, uint64_t key, unsigned i)
 {
     return 10 * MS;
@@ -152,6 +156,7 @@ static void test_clear_verdicts(void)
 
 static uint64_t tie_ratio_ppm; /* auto's time per million of aside's, for cost_ratio */
 
+/* Stretches of 1 ms aside, tie_ratio_ppm ns with graphs. */
 static uint64_t cost_ratio(enum governor_way way, uint64_t key, unsigned i)
 {
     return way == GOVERNOR_AUTO ? tie_ratio_ppm : 1 * MS; /* a million ns: 1 ms */
@@ -233,6 +238,7 @@ static void test_backoff(void)
 
 static unsigned phase; /* 0: graphs pay; 1: they cost */
 
+/* auto_fast in phase 0, auto_slow in phase 1. */
 static uint64_t phased(enum governor_way way, uint64_t key, unsigned i)
 {
     return phase == 0 ? auto_fast(way, key, i) : auto_slow(way, key, i);
@@ -260,13 +266,14 @@ static void test_phases(void)
     CHECK(p.verdicts == 3 && g.way == GOVERNOR_AUTO && g.verdict.ratio < 0.6);
 }
 
-/* Two kinds of stretch in turn, a long and a short one: each is compared with itself, in any mix. */
+/* Kind 1 takes 10 ms, kind 2 1 ms, each 10% less with graphs. */
 static uint64_t two_kinds(enum governor_way way, uint64_t key, unsigned i)
 {
     uint64_t base = key == 1 ? 10 * MS : 1 * MS;
     return way == GOVERNOR_AUTO ? base * 9 / 10 : base;
 }
 
+/* Two kinds of stretch in turn, a long and a short one: each is compared with itself, in any mix. */
 static void test_kinds(void)
 {
     struct governor g;
@@ -320,9 +327,9 @@ static void test_epochs(void)
     CHECK(!g.switching && g.current.stretches == 0 && g.epoch != epoch);
 }
 
-/* Stretches that differ between the two ways (no kind in common) compare nothing: auto stays, said as such. */
-static uint64_t key_by_way;
+static uint64_t key_by_way; /* the kind test_nothing_compared's stretches have: one per way */
 
+/* Stretches that differ between the two ways (no kind in common) compare nothing: auto stays, said as such. */
 static void test_nothing_compared(void)
 {
     struct governor g;
