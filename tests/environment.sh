@@ -44,7 +44,7 @@ expect_in "$WORK/case.trace" '"REPRISE_MODE":"auto"'
 
 # REPRISE_LOG=info prints the effective configuration once, with pid and thread number.
 with_shim REPRISE_LOG=info REPRISE_MODE=observe REPRISE_DEFERRAL_TIMEOUT_US=2000 REPRISE_MAX_SEGMENTS=8 "$prog" > "$WORK/out" 2> "$WORK/err" || fail "info run failed"
-expect_count "$WORK/err" ": config mode=observe min_repeats=2 recordings=2 min_region_calls=4 max_region_calls=8192 max_batch_calls=1024 max_segments=8 max_graphs=32 graph_instances=4 exclude_kernels=none exclude_streams=none replay=auto trial=4 deferral_timeout_us=2000 profiler=step_aside log=info log_file=stderr trace=none stats=off crash_report=on strict=off" 1
+expect_count "$WORK/err" ": config mode=observe min_repeats=2 recordings=2 min_region_calls=4 max_region_calls=8192 max_batch_calls=1024 max_segments=8 max_graphs=32 graph_instances=4 exclude_kernels=none exclude_streams=none replay=auto trial=4 governor=off governor_epoch_ms=100 governor_epoch_syncs=30 deferral_timeout_us=2000 profiler=step_aside log=info log_file=stderr trace=none stats=off crash_report=on strict=off" 1
 grep -qE '^reprise\[[0-9]+:[0-9]+\] info: reprise [0-9.]+ in test_forwarding: config ' "$WORK/err" ||
     fail "config line not in the expected format"
 

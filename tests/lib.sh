@@ -27,6 +27,13 @@ if ! { command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1;
     export REPRISE_DEFERRAL_TIMEOUT_US REPRISE_MAX_SEGMENTS
 fi
 
+# The governor off (REPRISE_GOVERNOR=on is the shim's default), with or without a GPU: once a program has run
+# for 10 epochs of 100 ms it probes, and its epochs stepped aside replay nothing, so the replays and fallbacks
+# that the tests count would depend on how long the run took (a loaded machine, a sanitizer build).  The
+# governor's own tests (tests/governor.sh) and the fuzzers' FUZZ_GOVERNOR runs set it on.
+: "${REPRISE_GOVERNOR:=off}"
+export REPRISE_GOVERNOR
+
 # Prints a failure and counts it.
 fail() {
     echo "FAIL: $*" >&2
@@ -86,6 +93,16 @@ run_seed_workers() {
     [ "$failed" -gt 10 ] && echo "(and $((failed - 10)) more failing seeds)" >&2
     fail "$failed of $4 seeds printed different results: $(ls "$WORK" | grep '\.fail$' | sort -n |
         sed 's/\.fail$//' | tr '\n' ' ')"
+}
+
+# Fuzz tests under FUZZ_GOVERNOR (the auto runs switched between the engine and stepping aside every few host
+# syncs): the engine's coverage is not what they test, but the governor must have stepped aside in half the $1
+# seeds, whose workers listed those where it did in $WORK/governor.*.
+check_governor_fuzz() {
+    governed=$(cat "$WORK"/governor.* 2> /dev/null | wc -l)
+    echo "governor (REPRISE_GOVERNOR_EPOCH_SYNCS=$FUZZ_GOVERNOR): stepped aside in $governed of $1 seeds; the" \
+        "engine's coverage is not checked"
+    [ $((governed * 2)) -ge "$1" ] || fail "the governor stepped aside in only $governed of $1 seeds"
 }
 
 # Fuzz tests, to show the comparison can fail: sets caught to the first "seed N, STANDIN_SEED=S" (program

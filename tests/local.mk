@@ -43,6 +43,11 @@ check_PROGRAMS += tests/test_event_refs
 tests_test_event_refs_SOURCES = tests/test_event_refs.c tests/check.h
 tests_test_event_refs_LDADD = libreprise_core.la
 TESTS += tests/test_event_refs
+## The governor's decisions (policy/governor.c): learning, probes, ties, noise, back-offs, phases.
+check_PROGRAMS += tests/test_governor
+tests_test_governor_SOURCES = tests/test_governor.c tests/check.h
+tests_test_governor_LDADD = libreprise_core.la
+TESTS += tests/test_governor
 
 ## The launch attributes' table (policy/launch_attrs.def): a decision for each attribute CUDA 13 defines.
 check_PROGRAMS += tests/test_launch_attrs
@@ -225,3 +230,11 @@ gpu-programs: tests/scenarios/crash_held.gpu
 tests/scenarios/crash_held.gpu: $(srcdir)/tests/scenarios/crash_held.c $(srcdir)/tests/scenarios/scenario.h $(STANDIN_GPU_KERNELS)
 	$(STANDIN_NVCC) -o $@ $(srcdir)/tests/scenarios/crash_held.c $(STANDIN_GPU_KERNELS)
 endif
+## The governor (issue 39, item 1): a loop whose graphs cost more than they save steps aside, one whose graphs pay
+## stays on, a program whose phase changes resumes, and two threads switched at every sync print the same.
+check_PROGRAMS += tests/scenarios/governor
+tests_scenarios_governor_SOURCES = tests/scenarios/governor.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_governor_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_governor_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/governor.sh
+EXTRA_DIST += tests/governor.sh

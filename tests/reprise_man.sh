@@ -11,7 +11,8 @@ done
 for name in $(sed -n 's/^\.B REPRISE_\([A-Z_]*\)$/\1/p' "$MAN7"); do
     grep -q "^OPTION($name," "$top_srcdir/policy/options.def" || fail "reprise.7 describes REPRISE_$name, which policy/options.def lacks"
 done
-for ev in config region_found graph_built fallback payoff evicted not_graphed period_found region_summary exit; do
+for ev in config region_found graph_built fallback payoff evicted not_graphed period_found region_summary governor \
+    governor_switch governor_summary exit; do
     expect_in "$MAN7" "$ev"
 done
 for opt in '\-\-mode' '\-\-trace' '\-\-stats' '\-\-library' '\-\-json' '\-\-launch\-us' '\-\-chrome\-trace'; do

@@ -230,13 +230,15 @@ static void test_format(void)
     options_format(&opts, text, sizeof text);
     CHECK_STR_EQ(text, "mode=observe min_repeats=2 recordings=2 min_region_calls=4 max_region_calls=8192 max_batch_calls=1024 max_segments=8 "
                        "max_graphs=32 graph_instances=4 "
-                       "exclude_kernels=none exclude_streams=none replay=auto trial=4 deferral_timeout_us=2000 profiler=step_aside log=info log_file=/tmp/r-%p.log trace=none "
+                       "exclude_kernels=none exclude_streams=none replay=auto trial=4 governor=on governor_epoch_ms=100 "
+                       "governor_epoch_syncs=30 deferral_timeout_us=2000 profiler=step_aside log=info log_file=/tmp/r-%p.log trace=none "
                        "stats=on crash_report=on strict=off");
     options_format_json(&opts, text, sizeof text);
     CHECK_STR_EQ(text, "{\"REPRISE_MODE\":\"observe\",\"REPRISE_MIN_REPEATS\":\"2\",\"REPRISE_RECORDINGS\":\"2\",\"REPRISE_MIN_REGION_CALLS\":\"4\","
                        "\"REPRISE_MAX_REGION_CALLS\":\"8192\",\"REPRISE_MAX_BATCH_CALLS\":\"1024\",\"REPRISE_MAX_SEGMENTS\":\"8\",\"REPRISE_MAX_GRAPHS\":\"32\",\"REPRISE_GRAPH_INSTANCES\":\"4\","
-                       "\"REPRISE_EXCLUDE_KERNELS\":\"none\",\"REPRISE_EXCLUDE_STREAMS\":\"none\",\"REPRISE_REPLAY\":\"auto\",\"REPRISE_TRIAL\":\"4\",\"REPRISE_DEFERRAL_TIMEOUT_US\":\"2000\",\"REPRISE_PROFILER\":\"step_aside\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
-                       "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\",\"REPRISE_CRASH_REPORT\":\"on\","
+                       "\"REPRISE_EXCLUDE_KERNELS\":\"none\",\"REPRISE_EXCLUDE_STREAMS\":\"none\",\"REPRISE_REPLAY\":\"auto\",\"REPRISE_TRIAL\":\"4\",\"REPRISE_GOVERNOR\":\"on\","
+                       "\"REPRISE_GOVERNOR_EPOCH_MS\":\"100\",\"REPRISE_GOVERNOR_EPOCH_SYNCS\":\"30\",\"REPRISE_DEFERRAL_TIMEOUT_US\":\"2000\",\"REPRISE_PROFILER\":\"step_aside\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
+                       "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\","
                        "\"REPRISE_STRICT\":\"off\"}");
 }
 

@@ -8,3 +8,4 @@ struct options shim_options;
 bool shim_observing;
 bool shim_counting;
 bool shim_auto;
+atomic_bool shim_looking;

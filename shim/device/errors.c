@@ -2,6 +2,8 @@
 /* Keeping the program's view of cudaGetLastError true while the shim makes calls of its own. */
 #include "config.h"
 
+#include <stdatomic.h>
+
 #include "errors.h"
 #include "runtime.h"
 
@@ -21,6 +23,21 @@
  */
 static __thread cudaError_t owed __attribute__((tls_model("initial-exec")));
 
+/* Errors owed to a program's thread and not read yet, every thread's: while any is, auto mode cannot step aside. */
+static atomic_int outstanding;
+
+/* Counts an error owed (delta 1), or one read (-1), wherever it is kept. */
+void errors_outstanding_add(int delta)
+{
+    atomic_fetch_add_explicit(&outstanding, delta, memory_order_relaxed);
+}
+
+/* Whether any thread owes its program an error it has not read yet. */
+bool errors_outstanding(void)
+{
+    return atomic_load_explicit(&outstanding, memory_order_relaxed) > 0;
+}
+
 /* Takes the program's pending error out of the runtime before the shim's own calls; none without a runtime. */
 void errors_save(struct saved_error *saved)
 {
@@ -38,22 +55,29 @@ void errors_save(struct saved_error *saved)
 void errors_restore(const struct saved_error *saved)
 {
     (void)REAL_CALL(cudaGetLastError);
-    if (saved->error != cudaSuccess)
+    if (saved->error != cudaSuccess) {
+        if (owed == cudaSuccess)
+            errors_outstanding_add(1);
         owed = saved->error;
+    }
 }
 
 /* Owes the program an error from work the shim submitted for it. */
 void errors_owe(cudaError_t error)
 {
-    if (error != cudaSuccess && owed == cudaSuccess)
+    if (error != cudaSuccess && owed == cudaSuccess) {
         owed = error;
+        errors_outstanding_add(1);
+    }
 }
 
 /* The error owed to this thread, cleared if take is true; cudaSuccess if none. */
 cudaError_t errors_owed(bool take)
 {
     cudaError_t e = owed;
-    if (take)
+    if (take && e != cudaSuccess) {
         owed = cudaSuccess;
+        errors_outstanding_add(-1);
+    }
     return e;
 }

@@ -24,4 +24,10 @@ void errors_owe(cudaError_t error);
 /* The error owed to this thread, cleared if take is true; cudaSuccess if none. */
 cudaError_t errors_owed(bool take);
 
+/* Counts an error owed to a program's thread (delta 1), or one it read (-1), wherever the shim keeps it. */
+void errors_outstanding_add(int delta);
+
+/* Whether any thread owes its program an error it has not read yet (auto mode cannot step aside then). */
+bool errors_outstanding(void);
+
 #endif

@@ -51,6 +51,7 @@ struct driver_class {
     enum call_kind kind;         /* kind_of */
     enum fallback_reason reason; /* boundary_reason_of */
     bool waits;                  /* a wait that ends a span between syncs (not a query) */
+    bool ends_stretch;           /* a host sync (a wait, a synchronous copy or set): ends a stretch for the governor */
 };
 static struct driver_class classes[DRIVER_COUNT];
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
@@ -58,9 +59,13 @@ static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
 /* Fills classes (once). */
 static void classify_all(void)
 {
-    for (int id = 0; id < DRIVER_COUNT; id++)
-        classes[id] = (struct driver_class){kind_of((enum driver_id)id), boundary_reason_of(driver_table[id].name),
-                                            strstr(driver_table[id].name, "Query") == NULL};
+    for (int id = 0; id < DRIVER_COUNT; id++) {
+        const char *name = driver_table[id].name;
+        enum fallback_reason reason = boundary_reason_of(name);
+        bool query = strstr(name, "Query") != NULL;
+        classes[id] = (struct driver_class){kind_of((enum driver_id)id), reason, !query,
+                                            reason == FALLBACK_SYNC_INSIDE && !query};
+    }
 }
 
 /* Driver function id's class. */
@@ -76,13 +81,25 @@ void direct_count(enum driver_id id, const void *stream, uint64_t target)
     observe_driver_call(id, class_of(id)->kind, (cudaStream_t)stream, target);
 }
 
-/* Driver function id's call on stream, a boundary for the engine: capturable into the robust path's capture or not. */
-static inline __attribute__((always_inline)) bool boundary_call(enum driver_id id, const void *stream, bool capturable)
+/* Whether a direct call of driver function id is a host sync that ends a stretch between syncs (the governor's). */
+bool direct_call_ends_stretch(enum driver_id id)
+{
+    return class_of(id)->ends_stretch;
+}
+
+/*
+ * Driver function id's call on stream, a boundary for the engine: capturable into the robust path's capture or not.
+ * stretch: whether it may end a stretch (a direct call's, not the runtime's own for a function it does not hook).
+ */
+static inline __attribute__((always_inline)) bool boundary_call(enum driver_id id, const void *stream, bool capturable,
+                                                               bool stretch)
 {
     enum driver_kind kind = driver_table[id].kind;
+    const struct driver_class *class = class_of(id);
     return engine_direct_call((cudaStream_t)stream, driver_table[id].name,
                                kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : kind == DRIVER_KIND_CAPTURE_END ? -1 : 0,
-                               capturable, class_of(id)->reason);
+                               capturable, class->reason,
+                               stretch && class->ends_stretch ? CALL_API_DRIVER(id) : HOOK_COUNT);
 }
 
 /* A wrapped driver function called by someone other than the runtime or the shim, on stream (NULL: none). */
@@ -97,13 +114,13 @@ bool direct_call(enum driver_id id, const void *stream, const void *caller)
     bool capturable = kind == DRIVER_KIND_CAPTURABLE && !calling_object_is_communication(caller);
     if (kind == DRIVER_KIND_CAPTURABLE && !capturable)
         observe_communication_call(); /* for the exit summary: how much of the work was the collectives' */
-    return boundary_call(id, stream, capturable);
+    return boundary_call(id, stream, capturable, true);
 }
 
 /* The runtime's driver call for a runtime function the shim does not hook: a boundary, as direct_call's (uncounted). */
 bool unhooked_runtime_call(enum driver_id id, const void *stream)
 {
-    return boundary_call(id, stream, driver_table[id].kind == DRIVER_KIND_CAPTURABLE);
+    return boundary_call(id, stream, driver_table[id].kind == DRIVER_KIND_CAPTURABLE, false);
 }
 
 /* Observe mode: a direct call of wait function id that began at start returned; a host sync ends a span. */

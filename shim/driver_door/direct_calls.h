@@ -33,6 +33,9 @@ bool unhooked_runtime_call(enum driver_id id, const void *stream);
  */
 void direct_count(enum driver_id id, const void *stream, uint64_t target);
 
+/* Whether a direct call of driver function id is a host sync (a wait, a synchronous copy or set): it ends a stretch. */
+bool direct_call_ends_stretch(enum driver_id id);
+
 /* Observe mode: a direct call of wait function id (DRIVER_KIND_SYNC) that began at start returned. */
 void direct_wait_done(enum driver_id id, uint64_t start);
 

@@ -153,7 +153,8 @@ static enum driver_way driver_hook_way(enum driver_id id, enum driver_kind kind,
         /* The runtime's cudaStreamSetAttribute, cudaDeviceSetLimit...: not hooked themselves; never taken (not
            capturable). */
         return boundary_way(
-            engine_direct_call((cudaStream_t)stream, driver_table[id].name, 0, false, FALLBACK_MISMATCH), false);
+            engine_direct_call((cudaStream_t)stream, driver_table[id].name, 0, false, FALLBACK_MISMATCH, HOOK_COUNT),
+            false);
     }
     if (shim_auto && runtime_calls_known == 0 && driver_kind_ordered(kind))
         return boundary_way(unhooked_runtime_call(id, stream), kind == DRIVER_KIND_SYNC);
@@ -216,6 +217,31 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
     }
 }
 
+/* Whether a driver function of kind begins or ends a capture: counted even while auto mode steps aside. */
+static inline bool driver_kind_counted_aside(enum driver_kind kind)
+{
+    return kind == DRIVER_KIND_CAPTURE_BEGIN || kind == DRIVER_KIND_CAPTURE_END;
+}
+
+/* Auto mode stepped aside: a capture begun or ended by anyone but the runtime (whose own its hooks count). */
+static void driver_aside_capture(enum driver_kind kind, const void *caller)
+{
+    if (shim_auto && !caller_is_runtime(caller))
+        engine_capture_aside_count(kind == DRIVER_KIND_CAPTURE_BEGIN ? 1 : -1);
+}
+
+/* Whether a driver function of kind may be a host sync (waits, and the synchronous copies and sets among WORK). */
+static inline bool driver_kind_may_end_stretch(enum driver_kind kind)
+{
+    return kind == DRIVER_KIND_SYNC || kind == DRIVER_KIND_WORK;
+}
+
+/* Whether function id's call from caller ends a stretch for the governor: a host sync, the runtime's excepted. */
+static bool driver_ends_stretch(enum driver_id id, const void *caller)
+{
+    return direct_call_ends_stretch(id) && !caller_is_runtime(caller);
+}
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* cuLaunch, cuLaunchGrid...: still exported */
 /* What every wrapper does first: note its caller, initialise, find the real function (or say it is missing). */
 #define DRIVER_WRAPPER_START(name, params) DRIVER_WRAPPER_START_FOR(name, params, __builtin_return_address(0))
@@ -237,18 +263,29 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
  * A wrapped driver function: before (a statement) runs first, in every
  * mode; then the call is counted, is a boundary or settles what it must,
  * as its kind and caller say (driver_hook_way), and is forwarded.  Off
- * mode only forwards.  The result is the driver's, unchanged.
+ * mode only forwards, and so does auto mode stepped aside (shim_looks
+ * false), but that it counts the program's captures and, during the
+ * governor's probe, ends a stretch at a host sync.  The result is the
+ * driver's, unchanged.
  */
 #define DRIVER_WRAPPER(kind, name, params, args, stream, before)                                          \
     CUresult CUDAAPI name params                                                                          \
     {                                                                                                     \
         DRIVER_WRAPPER_START(name, params);                                                               \
         before;                                                                                           \
-        if (__builtin_expect(shim_observing, 0)) {                                                       \
+        if (__builtin_expect(shim_looks(), 0)) {                                                          \
             enum driver_way way = driver_hook_way(DRIVER_ID_##name, DRIVER_KIND_##kind, (const void *)(stream), \
                                                   caller);                                                \
             if (way != DRIVER_WAY_PLAIN)                                                                  \
                 DRIVER_WAY_FORWARD(way, name, args);                                                      \
+        } else if (driver_kind_counted_aside(DRIVER_KIND_##kind)) {                                       \
+            driver_aside_capture(DRIVER_KIND_##kind, caller);                                             \
+        } else if (driver_kind_may_end_stretch(DRIVER_KIND_##kind) &&                                     \
+                   __builtin_expect(engine_governor_timing(), 0) &&                                      \
+                   driver_ends_stretch(DRIVER_ID_##name, caller)) {                                      \
+            CUresult result = real args;                                                                  \
+            engine_stretch_ended(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream));              \
+            return result;                                                                                \
         }                                                                                                 \
         return real args;                                                                                 \
     }
@@ -275,7 +312,8 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
     {                                                                                                     \
         DRIVER_WRAPPER_START_FOR(name, params, driver_door_caller);                                       \
         enum driver_way way = DRIVER_WAY_PLAIN;                                                           \
-        if (__builtin_expect(shim_observing, 0) && !caller_is_runtime(caller)) {                         \
+        bool looks = shim_looks();                                                                        \
+        if (__builtin_expect(looks, 0) && !caller_is_runtime(caller)) {                                   \
             PIECE_OR(fields##_FAST(CALL_API_DRIVER(DRIVER_ID_##name), (cudaStream_t)(stream), caller), (void)0); \
             struct call call;                                                                             \
             CALL_HEAD(call, CALL_API_DRIVER(DRIVER_ID_##name), CALL_##node, (cudaStream_t)(stream));      \
@@ -284,9 +322,9 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
             way = driver_node_way(&call, shim_auto && described, caller, &held);                          \
             if (way == DRIVER_WAY_HELD)                                                                   \
                 return (CUresult)held;                                                                    \
-        } else if (__builtin_expect(shim_auto, 0) && runtime_calls_known == 0) {                          \
+        } else if (__builtin_expect(looks && shim_auto, 0) && runtime_calls_known == 0) {                 \
             way = boundary_way(unhooked_runtime_call(DRIVER_ID_##name, (const void *)(stream)), false);   \
-        } else if (__builtin_expect(shim_observing, 0)) {                                                \
+        } else if (__builtin_expect(looks, 0)) {                                                          \
             runtime_work_settles((const void *)(stream));                                                 \
         }                                                                                                 \
         if (way != DRIVER_WAY_PLAIN)                                                                      \
@@ -313,7 +351,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
  */
 #define DRIVER_FIELDS_EVENT_FAST_(id, s, caller, wait, flags)                                             \
     do {                                                                                                  \
-        if (!in_engine && engine_door_fast && !calling_object_is_communication(caller)) {                 \
+        if (!in_engine && engine_door_is_fast() && !calling_object_is_communication(caller)) {            \
             struct tracker *taker =                                                                       \
                 engine_fast_event_taker(id, (cudaEvent_t)hEvent, wait, flags, (cudaStream_t)hStream, s);  \
             if (taker)                                                                                    \
@@ -336,7 +374,7 @@ static CUresult driver_way_done(enum driver_way way, enum driver_id id, uint64_t
 #define DRIVER_FIELDS_LAUNCH_FRONT(id, s, caller)                                                         \
     PIECE, do {                                                                                           \
         struct tracker *taker = door_self;                                                                \
-        if (taker && extra == NULL && !in_engine && driver_caller_may_hold(caller)) {                     \
+        if (taker && engine_door_is_fast() && extra == NULL && !in_engine && driver_caller_may_hold(caller)) { \
             const struct held_call *slot = engine_fast_taker_dims(                                         \
                 taker, id, (const void *)f,                                                               \
                 (const unsigned[6]){gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ},       \

@@ -3,6 +3,7 @@
 #ifndef REPRISE_ENGINE_H
 #define REPRISE_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,12 +48,14 @@ bool engine_driver_call(const struct call *call, cudaError_t *result);
  * thread's held-back work is submitted first, and this thread's region ends
  * there (a complete one is launched as its graph, an incomplete one falls
  * back, for reason).  captures is +1 for a capture begun, -1 for one
- * ended, else 0.
+ * ended, else 0.  stretch_api: the call as a call's api (CALL_API_DRIVER)
+ * if it is a host sync, which ends a stretch for the governor, else
+ * HOOK_COUNT.
  * Returns true if the call goes into a capture of the shim's: the caller
  * calls engine_direct_done once it has forwarded it.
  */
 bool engine_direct_call(cudaStream_t stream, const char *name, int captures, bool capturable,
-                         enum fallback_reason reason);
+                         enum fallback_reason reason, enum hook_id stretch_api);
 
 /*
  * After forwarding a direct call that engine_direct_call returned true
@@ -127,6 +130,38 @@ void engine_crash_state(struct crash_line *line);
 
 /* Submits every thread's held-back work (at exit); graphs are left to the driver. */
 void engine_shutdown(void);
+
+/* Reads REPRISE_GOVERNOR and its epochs; called once at init in auto mode, after engine_configure. */
+void engine_governor_configure(void);
+
+/*
+ * The governor (engine_governor.c): set while it wants the stretches
+ * between host syncs timed, learning or probing.  The front doors read it
+ * only while auto mode steps aside (shim_looks false), at a host sync.
+ */
+extern atomic_bool engine_governor_measuring;
+
+/* Whether the governor times stretches now: one relaxed load. */
+static inline bool engine_governor_timing(void)
+{
+    return atomic_load_explicit(&engine_governor_measuring, memory_order_relaxed);
+}
+
+/*
+ * A host sync of api (a runtime hook's id, or CALL_API_DRIVER) on stream,
+ * forwarded by a front door while auto mode steps aside, returned: the
+ * stretch it ends is the governor's (engine_governor_timing said so).
+ */
+void engine_stretch_ended(enum hook_id api, cudaStream_t stream);
+
+/* While auto mode steps aside: the program's capture call api (kind CAPTURE) is counted as the engine counts it. */
+void engine_capture_aside(enum hook_id api);
+
+/* The same for a capture begun (delta 1) or ended (-1) through the driver by anyone but the runtime. */
+void engine_capture_aside_count(int delta);
+
+/* The exit summary's line on the governor, to the log if to_log, and to the trace. */
+void engine_governor_summary(bool to_log);
 
 /* Writes each region's counts to the trace, and to the log if to_log (exit summary). */
 void engine_summary(bool to_log);

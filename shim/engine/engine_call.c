@@ -5,11 +5,13 @@
 #include <stdio.h>
 
 #include "call_words.h"
+#include "engine_aside.h"
 #include "engine_capture.h"
 #include "engine_crash.h"
 #include "engine_events.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
+#include "engine_governor.h"
 #include "engine_handover.h"
 #include "engine_held.h"
 #include "engine_in_flight.h"
@@ -367,13 +369,6 @@ static bool hold_or_record(struct tracker *t, const struct call *c, enum host_me
     return true;
 }
 
-/* Whether call c (of kind CALL_CAPTURE) begins the program's capture, rather than ending it. */
-static bool begins_capture(const struct call *c)
-{
-    return c->api == HOOK_ID_cudaStreamBeginCapture || c->api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
-           c->api == HOOK_ID_cudaStreamBeginCaptureToGraph || c->api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
-}
-
 /* What a call does to the records owed on streams and events (owed_records.h): call_kinds.def's owed column. */
 enum owed_effect {
     OWED_EFFECT_NOTHING,            /* orders nothing */
@@ -419,7 +414,7 @@ static void settle_owed_records(const struct call *c)
     case OWED_EFFECT_CAPTURE:
         /* Every record owed, before the program's capture begins: one made inside it (a boundary there settles
            them all) would be work on its stream's capture, or on the legacy stream, which invalidates it. */
-        if (begins_capture(c))
+        if (program_capture_begins(c->api))
             owed_records_settle_all();
         else
             owed_records_settle(c->stream, NULL);
@@ -457,6 +452,7 @@ void engine_call_returned(void)
 {
     in_flight_clear();
     pace_sync_returned();
+    governor_returned();
 }
 
 /* Sees a call before it reaches the runtime; true if held back, with *result for the program. */
@@ -484,13 +480,18 @@ bool engine_call(const struct call *c, cudaError_t *result)
         rejoin_moved_work(t);
     if (__builtin_expect(t->trial.ended != NULL, 0))
         trial_sample(&t->trial, &t->table); /* the call that ended a timed occurrence has returned */
-    if (call_kind_in(c->kind, CALL_KINDS_NODE) &&
-        atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
+    bool holding = engine_holds();
+    if (__builtin_expect(!holding, 0)) {
+        aside_clean(t); /* the governor steps the engine aside: this thread's held-back work goes first */
+        if (c->kind == CALL_CAPTURE)
+            note_program_capture(program_capture_begins(c->api) ? 1 : -1);
+    } else if (call_kind_in(c->kind, CALL_KINDS_NODE) &&
+               atomic_load_explicit(&program_captures, memory_order_relaxed) == 0) {
         taken = follow_node_call(t, c, result);
     } else if (!call_kind_in(c->kind, CALL_KINDS_NO_ORDER)) {
         end_sequence_before(t, c); /* a boundary; a node call too while the program captures: stay out of its way */
         if (c->kind == CALL_CAPTURE)
-            note_program_capture(begins_capture(c) ? 1 : -1);
+            note_program_capture(program_capture_begins(c->api) ? 1 : -1);
     }
     fast_open(t);
     tracker_unlock(t);
@@ -500,6 +501,10 @@ bool engine_call(const struct call *c, cudaError_t *result)
         settle_owed_records(c);
         if (resets_device(c))
             engine_object_ends(ENDS_CONTEXT, NULL, call_api_name(c->api));
+        if (call_kind_in(c->kind, CALL_KINDS_HOST_SYNC))
+            governor_arm(c->api, c->stream); /* the stretch it ends, for the governor */
+        if (!holding)
+            governor_drain_retry();
     } else {
         engine_forwarded(); /* held back, or forwarded into its own capture already */
     }

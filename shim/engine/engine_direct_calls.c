@@ -2,10 +2,12 @@
 /* Driver calls the runtime did not make: taken into the thread's region, or a boundary for all held-back work. */
 #include "config.h"
 
+#include "engine_aside.h"
 #include "engine_capture.h"
 #include "engine_crash.h"
 #include "engine_fallback.h"
 #include "engine_fast.h"
+#include "engine_governor.h"
 #include "engine_handover.h"
 #include "engine_held.h"
 #include "engine_in_flight.h"
@@ -36,6 +38,10 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
     if (others_hold_work(me))
         return false;
     tracker_lock(me);
+    if (!engine_holds()) { /* the governor steps the engine aside: no sequence to take it into */
+        tracker_unlock(me);
+        return false;
+    }
     bool taken = true;
     if (me->mode == FOLLOW_RECAPTURE) {
         taken = capture_takes_direct(me, stream); /* until forwarded (engine_direct_done) */
@@ -60,7 +66,7 @@ static bool inside_region(struct tracker *me, cudaStream_t stream, const char *n
 
 /* A driver call the runtime did not make: a boundary for this thread and for all held-back work. */
 bool engine_direct_call(cudaStream_t stream, const char *name, int captures, bool capturable,
-                         enum fallback_reason reason)
+                         enum fallback_reason reason, enum hook_id stretch_api)
 {
     if (in_engine || atomic_load_explicit(&shut_down, memory_order_relaxed))
         return false; /* the shim's own work (a runtime not recognised as the caller): taking a lock again would hang */
@@ -101,14 +107,23 @@ bool engine_direct_call(cudaStream_t stream, const char *name, int captures, boo
        work on the legacy stream since the check above (it takes the lock): the stream waits for it before
        the call (a sync of it) goes on, with nothing held back left to move (found by the threads fuzzer). */
     tracker_lock(me);
-    end_sequence(me, true, reason, name);
-    pace_at_boundary(me, reason == FALLBACK_SYNC_INSIDE); /* a sync or a query: timed until it returns */
+    bool holding = engine_holds();
+    if (holding) {
+        end_sequence(me, true, reason, name);
+        pace_at_boundary(me, reason == FALLBACK_SYNC_INSIDE); /* a sync or a query: timed until it returns */
+    } else {
+        aside_clean(me); /* the governor steps the engine aside: this thread's held-back work goes first */
+    }
     if (__builtin_expect(rejoin_pending(me), 0))
         rejoin_moved_work(me);
     tracker_unlock(me);
     owed_waits_settle(stream); /* and after the graph this boundary launched */
     owed_records_settle(stream, OWED_ANY_EVENT);
     in_engine = false;
+    if (stretch_api != HOOK_COUNT)
+        governor_arm(stretch_api, stream); /* a host sync: the stretch it ends, for the governor */
+    if (!holding)
+        governor_drain_retry();
     return false;
 }
 

@@ -227,6 +227,7 @@ void fast_open(struct tracker *t)
     if (t->fast.unnoted > pos)
         t->fast.unnoted = pos;
     atomic_store(&t->fast.until, stop);
-    if (atomic_load(&pending_trackers) > 1 || atomic_load(&program_captures) != 0 || atomic_load(&shut_down))
+    if (atomic_load(&pending_trackers) > 1 || atomic_load(&program_captures) != 0 || atomic_load(&shut_down) ||
+        !atomic_load(&engine_holding))
         fast_close(t);
 }

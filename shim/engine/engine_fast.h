@@ -122,8 +122,17 @@ static inline void fast_slots_trim(struct tracker *t, unsigned held)
 
 #pragma GCC visibility pop
 
-/* Auto mode, and nothing counted per call (REPRISE_STATS, a trace): the front doors try the fast path first. */
-extern bool engine_door_fast;
+/*
+ * Auto mode, and nothing counted per call (REPRISE_STATS, a trace): the front doors try the fast path first.
+ * Cleared while the governor steps the engine aside (engine_aside.c), when the doors forward as in off mode.
+ */
+extern atomic_bool engine_door_fast;
+
+/* Whether the front doors try the fast path first (engine_door_fast): one relaxed load. */
+static inline bool engine_door_is_fast(void)
+{
+    return atomic_load_explicit(&engine_door_fast, memory_order_relaxed);
+}
 
 #pragma GCC visibility push(hidden)
 /* This thread's tracker if the door was fast when it was made, else NULL: the driver's front tests nothing more. */

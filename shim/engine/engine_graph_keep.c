@@ -84,6 +84,7 @@ void keep_graph(struct tracker *t, struct region *r, void *graph, bool robust)
 {
     r->robust = robust;
     struct region *victim = regions_graph_built(&t->table, r, graph);
+    atomic_fetch_add_explicit(&graphs_built, 1, memory_order_relaxed); /* the governor learns while graphs are built */
     if (victim) {
         log_info("region %u: graph evicted (least recently used; REPRISE_MAX_GRAPHS=%u)", victim->id,
                  engine_policy.max_graphs);

@@ -157,6 +157,20 @@ bool rejoin_moved_stream(struct tracker *t, struct handover_by *by)
     return true;
 }
 
+/* Forgets a hand-over mark on t (its lock held): the sequence it would end was dropped; a moved work's wait stays owed. */
+void handover_forget_mark(struct tracker *t)
+{
+    t->handover.handed_over = false;
+    if (!t->handover.moved)
+        atomic_store_explicit(&t->handover.pending, false, memory_order_relaxed);
+}
+
+/* Whether t's stream still owes a wait for its work another thread moved onto the legacy stream (t's lock held). */
+bool moved_work_owed(const struct tracker *t)
+{
+    return t->handover.moved;
+}
+
 /* Destroys t's private event of moved work, unless a wait for it is still owed (its context ends). */
 void moved_work_drop(struct tracker *t)
 {

@@ -38,6 +38,12 @@ void note_moved_work(struct tracker *t);
 /* At t's next call after another thread did something for it: its stream waits for moved work; true if handed over. */
 bool rejoin_moved_stream(struct tracker *t, struct handover_by *by);
 
+/* Forgets a hand-over mark on t (its lock held): the sequence it would end was dropped; a moved work's wait stays owed. */
+void handover_forget_mark(struct tracker *t);
+
+/* Whether t's stream still owes a wait for its work another thread moved onto the legacy stream (t's lock held). */
+bool moved_work_owed(const struct tracker *t);
+
 /* Destroys t's private event of moved work, unless a wait for it is still owed (its context ends). */
 void moved_work_drop(struct tracker *t);
 

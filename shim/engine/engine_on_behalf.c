@@ -29,16 +29,16 @@ bool enter_context_of(const struct tracker *t, CUcontext *previous)
 void owe_error_to(struct tracker *t, cudaError_t error)
 {
     cudaError_t none = cudaSuccess;
-    if (error != cudaSuccess)
-        atomic_compare_exchange_strong(&t->on_behalf.error_from_others, &none, error);
+    if (error != cudaSuccess && atomic_compare_exchange_strong(&t->on_behalf.error_from_others, &none, error))
+        errors_outstanding_add(1);
 }
 
 /* Owes t's program the first error of its driver calls submitted late (its next wait through the driver). */
 void owe_driver_error_to(struct tracker *t, CUresult error)
 {
     CUresult none = CUDA_SUCCESS;
-    if (error != CUDA_SUCCESS)
-        atomic_compare_exchange_strong(&t->on_behalf.driver_error_owed, &none, error);
+    if (error != CUDA_SUCCESS && atomic_compare_exchange_strong(&t->on_behalf.driver_error_owed, &none, error))
+        errors_outstanding_add(1);
 }
 
 /* What the hooked cudaGetLastError (take) or cudaPeekAtLastError returns. */
@@ -49,8 +49,11 @@ cudaError_t engine_last_error(bool take)
     cudaError_t latest = take ? REAL_CALL(cudaGetLastError) : REAL_CALL(cudaPeekAtLastError);
     cudaError_t owed = errors_owed(take);
     _Atomic cudaError_t *from_others = self ? &self->on_behalf.error_from_others : NULL;
-    if (owed == cudaSuccess && from_others && atomic_load_explicit(from_others, memory_order_relaxed))
+    if (owed == cudaSuccess && from_others && atomic_load_explicit(from_others, memory_order_relaxed)) {
         owed = take ? atomic_exchange(from_others, cudaSuccess) : atomic_load(from_others);
+        if (take && owed != cudaSuccess)
+            errors_outstanding_add(-1);
+    }
     return latest != cudaSuccess ? latest : owed;
 }
 
@@ -59,5 +62,8 @@ CUresult engine_driver_error_owed(void)
 {
     if (self == NULL || atomic_load_explicit(&self->on_behalf.driver_error_owed, memory_order_relaxed) == CUDA_SUCCESS)
         return CUDA_SUCCESS;
-    return atomic_exchange(&self->on_behalf.driver_error_owed, CUDA_SUCCESS);
+    CUresult owed = atomic_exchange(&self->on_behalf.driver_error_owed, CUDA_SUCCESS);
+    if (owed != CUDA_SUCCESS)
+        errors_outstanding_add(-1);
+    return owed;
 }

@@ -85,6 +85,16 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
         not_graphed(t, r, FALLBACK_UNSUPPORTED, why, "robust path without the driver's capture");
         return false;
     }
+    if (atomic_load(&captures_refused)) {
+        static atomic_bool told;
+        if (!atomic_exchange(&told, true))
+            log_info("region %u: not captured (robust path): the governor stepped aside once, and a thread may still be "
+                     "inside a call made meanwhile, which no capture may overlap; regions that need the robust path "
+                     "pass through from now on",
+                     r->id);
+        return false;
+    }
+    atomic_store(&captures_begun, true); /* the governor keeps auto on from now on (engine_aside.c) */
     if (!claim_stream(t, stream)) {
         log_debug("region %u: its capture does not begin now: another thread's call on its stream is under way; "
                   "this occurrence passes through",

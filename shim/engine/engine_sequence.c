@@ -480,6 +480,29 @@ static void finish_sequence(struct tracker *t, bool at_sync, enum fallback_reaso
     t->direct_in_sequence = false;
 }
 
+/*
+ * Drops t's sequence without learning from it, and every timing that
+ * spans it (a trial's sample, a pace, a sync-free loop's period and
+ * stretch), under t's lock: the governor steps the engine aside, and its
+ * calls until the engine resumes are not seen.  What it held back or
+ * captured was submitted already (release_held).
+ */
+void abandon_sequence(struct tracker *t)
+{
+    struct cuts *c = &t->cuts;
+    t->trial.region = 0;
+    t->trial.ended = NULL;
+    c->timed = NULL;
+    c->pending_hash = 0;
+    c->pending_armed = false;
+    c->segmented = NULL;
+    c->stretches.calls = 0;
+    c->stretches.cut = false;
+    forget_period(t);
+    forget_sequence(t);
+    t->direct_in_sequence = false;
+}
+
 /* Ends the current sequence (launch, build or learn); a replay it cuts short falls back for reason, naming name. */
 void end_sequence(struct tracker *t, bool at_sync, enum fallback_reason reason, const char *name)
 {

@@ -35,6 +35,9 @@ void pace_sync_returned(void);
 /* Forgets the sync-free loop's period, if one was found: the calls are looked at for one anew. */
 void forget_period(struct tracker *t);
 
+/* Drops t's sequence without learning from it, and the timings that span it (the governor steps the engine aside). */
+void abandon_sequence(struct tracker *t);
+
 /* The cut check's slow path: ends a sequence that holds a whole cut, or feeds the period detector. */
 void cut_check(struct tracker *t);
 

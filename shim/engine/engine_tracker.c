@@ -24,9 +24,13 @@ atomic_int program_captures;
 atomic_int shim_captures;
 atomic_int threads_seen;
 atomic_bool shut_down;
+atomic_bool engine_holding;
+atomic_bool captures_begun;
+atomic_bool captures_refused;
+atomic_ulong graphs_built;
 __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 __thread bool in_engine __attribute__((tls_model("initial-exec")));
-bool engine_door_fast;
+atomic_bool engine_door_fast;
 __thread struct tracker *door_self __attribute__((tls_model("initial-exec")));
 
 /* Until the front doors say what they see (init.c does, before any call): assume work may escape them. */
@@ -54,7 +58,8 @@ void engine_configure(void)
     engine_policy.max_regions = engine_policy.max_graphs * 4 + 64;
     engine_policy.trial_pairs = (unsigned)shim_options.num[OPT_TRIAL];
     exclusions_configure();
-    engine_door_fast = !shim_counting; /* last: a door that sees it takes calls to the engine at once */
+    atomic_store(&engine_holding, true);
+    atomic_store(&engine_door_fast, !shim_counting); /* last: a door that sees it takes calls to the engine at once */
 }
 
 /* Creates this thread's tracker and registers it; NULL if memory ran out. */
@@ -76,8 +81,8 @@ struct tracker *tracker_create(void)
     atomic_fetch_add(&threads_seen, 1); /* before this thread marks a call in flight: see engine_in_flight.c */
     pthread_mutex_unlock(&trackers_lock);
     self = t;
-    if (engine_door_fast)
-        door_self = t;
+    if (!shim_counting)
+        door_self = t; /* the driver's front door tests engine_door_fast too: it may be stepped aside */
     return t;
 }
 
@@ -87,6 +92,13 @@ void fast_close_others(const struct tracker *me)
     for (struct tracker *t = __atomic_load_n(&trackers, __ATOMIC_SEQ_CST); t; t = t->next)
         if (t != me)
             fast_close_ordered(t);
+}
+
+/* Whether a call of api (of kind CALL_CAPTURE) begins the program's capture, rather than ending it. */
+bool program_capture_begins(enum hook_id api)
+{
+    return api == HOOK_ID_cudaStreamBeginCapture || api == HOOK_ID_cudaStreamBeginCapture_ptsz ||
+           api == HOOK_ID_cudaStreamBeginCaptureToGraph || api == HOOK_ID_cudaStreamBeginCaptureToGraph_ptsz;
 }
 
 /* Counts a capture of the program's own beginning (delta 1) or ending (-1). */

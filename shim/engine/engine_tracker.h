@@ -7,7 +7,7 @@
  * call each other one way, lowest first (docs/design.md lists them):
  * held, tracker, fast, crash, observed, events, on_behalf, in_flight, neighbours,
  * handover, capture, graph_keep, fallback, exit, watchdog, robust, graph,
- * lifetime, sequence, threads, call, direct_calls.
+ * lifetime, sequence, threads, aside, governor, call, direct_calls.
  */
 #ifndef REPRISE_ENGINE_TRACKER_H
 #define REPRISE_ENGINE_TRACKER_H
@@ -208,6 +208,13 @@ extern atomic_int program_captures;  /* the program's own captures in progress *
 extern atomic_int shim_captures;     /* the shim's robust-path captures in progress */
 extern atomic_int threads_seen;      /* host threads that have made CUDA calls (trackers made) */
 extern atomic_bool shut_down;
+/* The engine may hold calls back, record or capture them: cleared while the governor steps it aside (engine_aside.c). */
+extern atomic_bool engine_holding;
+extern atomic_ulong graphs_built; /* graphs built so far, every thread's (the governor learns until they stop) */
+/* A robust-path capture has begun in this process: the governor does not step aside (engine_aside.c says why). */
+extern atomic_bool captures_begun;
+/* The governor stepped aside once: no robust-path capture begins any more (engine_aside.c says why). */
+extern atomic_bool captures_refused;
 extern __thread struct tracker *self __attribute__((tls_model("initial-exec")));
 /* Set while this thread runs the engine: driver calls the shim's own runtime calls make are never direct calls. */
 extern __thread bool in_engine __attribute__((tls_model("initial-exec")));
@@ -237,6 +244,17 @@ static inline bool others_hold_work(const struct tracker *me)
 {
     int pending = atomic_load_explicit(&pending_trackers, memory_order_acquire);
     return pending > (me && __atomic_load_n(&me->counted, __ATOMIC_RELAXED) ? 1 : 0);
+}
+
+/*
+ * Whether the engine may begin to hold, record or capture calls: read under
+ * the calling thread's tracker lock, which the governor's step aside takes
+ * after clearing it, so that a thread either sees it cleared or has its
+ * work submitted by the step aside.
+ */
+static inline bool engine_holds(void)
+{
+    return atomic_load_explicit(&engine_holding, memory_order_relaxed);
 }
 
 /* Whether t holds calls back not yet submitted (exact under t's lock). */
@@ -282,6 +300,9 @@ static inline unsigned recording_looked_at(struct tracker *t)
  * other.  No lock: the list of trackers only grows.
  */
 void fast_close_others(const struct tracker *me);
+
+/* Whether a call of api (of kind CALL_CAPTURE) begins the program's capture, rather than ending it. */
+bool program_capture_begins(enum hook_id api);
 
 /* Counts a capture of the program's own beginning (delta 1) or ending (-1). */
 void note_program_capture(int delta);

@@ -4,12 +4,12 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
 #include "log.h"
+#include "quiet_thread.h"
 #include "settings.h"
 #include "watchdog.h"
 
@@ -93,24 +93,13 @@ static enum watchdog_state start(void)
 {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_once(&atfork_once, register_atfork);
-    /* Its thread takes no signal of the program's: they go to the threads that expect them. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    int err = pthread_create(&thread, &attr, watchdog_main, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int err = quiet_thread_start(watchdog_main, "reprise-watch");
     if (err != 0) {
         log_warn("cannot start the watchdog thread (%s): nothing is graphed, since held-back work would have no "
                  "bound on its wait",
                  strerror(err));
         return FAILED;
     }
-    pthread_setname_np(thread, "reprise-watch");
     log_debug("watchdog started: held-back work waits at most %ld us for the program's next call",
               shim_options.num[OPT_DEFERRAL_TIMEOUT_US]);
     return RUNNING;

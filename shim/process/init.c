@@ -123,12 +123,14 @@ static void shim_init(void)
 
     shim_observing = shim_options.num[OPT_MODE] != MODE_OFF;
     shim_auto = shim_options.num[OPT_MODE] == MODE_AUTO;
+    atomic_store_explicit(&shim_looking, shim_observing, memory_order_relaxed);
     /* Counting costs an atomic add or two a call: in auto mode, only when someone will read the counts. */
     shim_counting = shim_options.num[OPT_MODE] == MODE_OBSERVE ||
                     (shim_auto && (shim_options.num[OPT_STATS] || shim_options.text[OPT_TRACE][0]));
     if (shim_auto) {
         engine_set_unseen_work_probe(hidden_work_possible);
         engine_configure();
+        engine_governor_configure();
     } else if (shim_observing) {
         observe_set_namer(difference_in_words); /* observe mode's differences named as auto's */
     }

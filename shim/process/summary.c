@@ -182,8 +182,10 @@ void summary_at_exit(void)
         for (unsigned i = 0; i < verdict.count; i++)
             log_always(LOG_INFO, "verdict: %s", verdict.line[i]);
     }
-    if (shim_auto && (to_log || trace_enabled()))
+    if (shim_auto && (to_log || trace_enabled())) {
         engine_summary(to_log);
+        engine_governor_summary(to_log);
+    }
 
     if (!trace_enabled())
         return;

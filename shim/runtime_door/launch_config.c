@@ -13,7 +13,7 @@ __thread struct launch_config_stack launch_configs __attribute__((tls_model("ini
 cudaError_t launch_config_push_deeper(dim3 grid, dim3 block, size_t shared_mem, cudaStream_t stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    if (engine_door_fast)
+    if (engine_door_is_fast())
         s->pushed &= ~LAUNCH_CONFIG_SLOW;
     unsigned slow = s->pushed & LAUNCH_CONFIG_SLOW, pushed = s->pushed & ~LAUNCH_CONFIG_SLOW;
     s->pushed = (pushed + 1) | slow;
@@ -28,7 +28,7 @@ cudaError_t launch_config_push_deeper(dim3 grid, dim3 block, size_t shared_mem, 
 bool launch_config_pop_deeper(dim3 *grid, dim3 *block, size_t *shared_mem, void *stream)
 {
     struct launch_config_stack *s = &launch_configs;
-    if (engine_door_fast)
+    if (engine_door_is_fast())
         s->pushed &= ~LAUNCH_CONFIG_SLOW;
     unsigned slow = s->pushed & LAUNCH_CONFIG_SLOW, pushed = s->pushed & ~LAUNCH_CONFIG_SLOW;
     if (pushed == 0)

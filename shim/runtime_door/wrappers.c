@@ -74,6 +74,30 @@
             return cudaSuccess;                                                                             \
     } while (0)
 
+/*
+ * What the wrappers still do while auto mode steps aside (the governor:
+ * the door forwards as in off mode): a thread's <<<>>> configurations stay
+ * the shim's once they were (a push the shim keeps must be popped from
+ * it, a launch inside a launch's arguments too), and the program's
+ * captures are counted, so that the engine knows them when it resumes.
+ * Pieces: the other kinds have none.
+ */
+#define DOOR_ASIDE_CONFIG_PUSH(id, s)                                                                       \
+    PIECE, do {                                                                                             \
+        if (shim_auto)                                                                                      \
+            return launch_config_push_deeper(gridDim, blockDim, sharedMem, stream);                         \
+    } while (0)
+#define DOOR_ASIDE_CONFIG_POP(id, s)                                                                        \
+    PIECE, do {                                                                                             \
+        if (shim_auto && launch_config_pop_deeper(gridDim, blockDim, sharedMem, stream))                    \
+            return cudaSuccess;                                                                             \
+    } while (0)
+#define DOOR_ASIDE_CAPTURE(id, s)                                                                           \
+    PIECE, do {                                                                                             \
+        if (shim_auto)                                                                                      \
+            engine_capture_aside(id);                                                                       \
+    } while (0)
+
 /* Hands a described call to the engine (an error check is answered by the shim); true if taken, with *result. */
 static inline bool door_engine_call(const struct call *c, cudaError_t *result)
 {
@@ -107,8 +131,11 @@ static bool door_observe_sequence(const struct call *c, enum call_kind kind)
  * Auto mode's engine call is out of line too (name_engine), and so is
  * everything but auto mode's common case (name_other): a wrapper that
  * takes the call itself (DOOR_TAKES_*) is then a few loads and stores,
- * and one that does not hands its arguments on untouched.  What is here
- * needs the hooked function's parameters; the rest is in functions.
+ * and one that does not hands its arguments on untouched.  While auto
+ * mode steps aside (shim_looks false), name_other forwards as off mode
+ * does, but for the DOOR_ASIDE_* pieces and, during the governor's probe,
+ * a host sync's end of a stretch (name_stretch, out of line too).  What is
+ * here needs the hooked function's parameters; the rest is in functions.
  */
 #define HOOK(kind, name, params, args, stream)                                                              \
     static __attribute__((noinline, cold)) cudaError_t name##_timed params                                  \
@@ -117,6 +144,13 @@ static bool door_observe_sequence(const struct call *c, enum call_kind kind)
         uint64_t start = monotonic_ns();                                                                    \
         cudaError_t result = real args;                                                                     \
         observe_timed(CALL_##kind, start);                                                                  \
+        return result;                                                                                      \
+    }                                                                                                       \
+    static __attribute__((noinline, cold)) cudaError_t name##_stretch params                                \
+    {                                                                                                       \
+        HOOK_REAL(name);                                                                                    \
+        cudaError_t result = real args;                                                                     \
+        engine_stretch_ended(HOOK_ID_##name, stream);                                                       \
         return result;                                                                                      \
     }                                                                                                       \
     static __attribute__((noinline)) cudaError_t name##_engine params                                       \
@@ -135,7 +169,7 @@ static bool door_observe_sequence(const struct call *c, enum call_kind kind)
     static __attribute__((noinline)) cudaError_t name##_other params                                        \
     {                                                                                                       \
         shim_enter();                                                                                       \
-        if (__builtin_expect(shim_observing, 0)) {                                                          \
+        if (__builtin_expect(shim_looks(), 0)) {                                                            \
             if (shim_counting)                                                                              \
                 observe_call(HOOK_ID_##name, stream);                                                       \
             if (shim_auto) {                                                                                \
@@ -147,13 +181,16 @@ static bool door_observe_sequence(const struct call *c, enum call_kind kind)
             if (door_observe_sequence(&call, CALL_##kind))                                                  \
                 return name##_timed args;                                                                   \
         }                                                                                                   \
+        PIECE_OR(DOOR_ASIDE_##kind(HOOK_ID_##name, stream), (void)0);                                       \
+        if (call_kind_in(CALL_##kind, CALL_KINDS_HOST_SYNC) && __builtin_expect(engine_governor_timing(), 0)) \
+            return name##_stretch args; /* the governor's probe: a host sync ends a stretch */              \
         HOOK_REAL(name);                                                                                    \
         return real args;                                                                                   \
     }                                                                                                       \
     cudaError_t name params                                                                                 \
     {                                                                                                       \
         PIECE_OR(DOOR_FIRST_##kind(HOOK_ID_##name, stream), (void)0);                                       \
-        if (__builtin_expect(!engine_door_fast, 0))                                                         \
+        if (__builtin_expect(!engine_door_is_fast(), 0))                                                     \
             return name##_other args;                                                                       \
         PIECE_OR(DOOR_TAKES_##kind(HOOK_ID_##name, stream), (void)0);                                       \
         return name##_engine args;                                                                          \

@@ -14,9 +14,10 @@
 /* The events the shim writes (its trace_event calls; tests/reprise_report.sh checks that none is missing). */
 static const char *const shim_events[] = {
     "batch_grown",    "capture_deferred", "config",        "crowded_out",  "evicted",        "exit",
-    "fallback",       "graph_built",      "graphs_summary", "instance_made", "invalidated",   "no_repeat",
-    "not_graphed",    "object_ends",      "path_changed",   "payoff",        "period_found",  "recorded",
-    "region_found",   "region_summary",   "segmented",      "segments_ended",
+    "fallback",       "governor",         "governor_summary", "governor_switch", "graph_built", "graphs_summary",
+    "instance_made",  "invalidated",      "no_repeat",     "not_graphed",  "object_ends",    "path_changed",
+    "payoff",         "period_found",     "recorded",      "region_found", "region_summary", "segmented",
+    "segments_ended",
 };
 
 /* Whether name is an event the shim writes. */
