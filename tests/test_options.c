@@ -238,7 +238,7 @@ static void test_format(void)
                        "\"REPRISE_MAX_REGION_CALLS\":\"8192\",\"REPRISE_MAX_BATCH_CALLS\":\"1024\",\"REPRISE_MAX_SEGMENTS\":\"8\",\"REPRISE_MAX_GRAPHS\":\"32\",\"REPRISE_GRAPH_INSTANCES\":\"4\","
                        "\"REPRISE_EXCLUDE_KERNELS\":\"none\",\"REPRISE_EXCLUDE_STREAMS\":\"none\",\"REPRISE_REPLAY\":\"auto\",\"REPRISE_TRIAL\":\"4\",\"REPRISE_GOVERNOR\":\"on\","
                        "\"REPRISE_GOVERNOR_EPOCH_MS\":\"100\",\"REPRISE_GOVERNOR_EPOCH_SYNCS\":\"30\",\"REPRISE_DEFERRAL_TIMEOUT_US\":\"2000\",\"REPRISE_PROFILER\":\"step_aside\",\"REPRISE_LOG\":\"info\",\"REPRISE_LOG_FILE\":"
-                       "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\","
+                       "\"/tmp/r-%p.log\",\"REPRISE_TRACE\":\"none\",\"REPRISE_STATS\":\"on\",\"REPRISE_CRASH_REPORT\":\"on\","
                        "\"REPRISE_STRICT\":\"off\"}");
 }
 
