@@ -1299,7 +1299,7 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
         err = take_events(g, list);
     if (err != CUDA_SUCCESS)
         how->failed = "making the graph's context current";
-    else if (!staging_fits(g, list) && (err = restage(g, list)) != CUDA_SUCCESS)
+    else if (g->staged_count && !staging_fits(g, list) && (err = restage(g, list)) != CUDA_SUCCESS)
         how->failed = "re-planning the staging buffer for a larger copy from pageable memory";
     if (err != CUDA_SUCCESS) {
         *error = (cudaError_t)err;
