@@ -13,7 +13,7 @@
  * call names (patched into the graph) stay out; how that event relates to
  * the sequence's earlier event calls stays in (policy/event_refs.h).  The shim fills it from the intercepted call
  * (call_signature, shim/device/held_calls.c); grid, block and shared_mem are
- * zero there, bytes is a pageable copy's size or whether a size is zero.
+ * zero there, bytes is whether a copy's or set's size is not zero.
  */
 struct call_sig {
     uint64_t stream;    /* the stream handle */

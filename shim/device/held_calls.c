@@ -66,7 +66,7 @@ long held_arena_take(struct held_list *list, size_t n)
     return (long)offset;
 }
 
-/* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
+/* The staging a sequence's copies from pageable memory take at least: 16 bytes each (a signature has no size). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count)
 {
     size_t total = 0;

@@ -183,7 +183,7 @@ uint64_t call_sig_target(const struct call *call);
 void call_signature(const struct call *call, enum host_memory src_memory, enum host_memory dst_memory,
                     struct call_sig *sig);
 
-/* The bytes of pageable memory a sequence of calls copies from (staged, each rounded up to 16). */
+/* The staging a sequence's copies from pageable memory take at least: 16 bytes each (a signature has no size). */
 size_t sigs_pageable_bytes(const struct call_sig *sigs, unsigned count);
 /* A launch's attributes as a signature's flags: 0 for none, else a hash of every id and the value bytes it uses. */
 uint32_t launch_attrs_hash(const struct call *launch);

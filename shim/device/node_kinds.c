@@ -139,10 +139,11 @@ uint64_t call_sig_target(const struct call *call)
  * source and destination live).  A launch's grid, block and dynamic shared
  * memory and a copy's or set's size are left out: a graph's node takes new
  * ones in place (node_patch), so iterations that differ only there (a
- * decode loop's growing sequence) are one region.  Kept: the size of a
- * copy from pageable memory (its bytes are staged at a fixed place in a
- * buffer sized when the graph is built) and whether a size is zero (a graph
- * has no zero-length copy or set node).  The target (a kernel, a host
+ * decode loop's growing sequence) are one region; so is the size of a
+ * copy from pageable memory (its bytes are staged into a buffer that a
+ * graph re-plans when a larger one comes: region_graph.c's restage).
+ * Kept: whether a size is zero (a graph has no zero-length copy or set
+ * node).  The target (a kernel, a host
  * function) is call_sig_target's; an event call's names no event: how its
  * event relates to its sequence's others is the sequence's to say (the
  * engine's, policy/event_refs.h), which event it is its node's.
@@ -157,7 +158,7 @@ void call_signature(const struct call *call, enum host_memory src_memory, enum h
         sig->flags = call->num_attrs ? launch_attrs_hash(call) : 0;
         break;
     case CALL_COPY:
-        sig->bytes = src_memory == MEMORY_PAGEABLE ? call->bytes : call->bytes != 0;
+        sig->bytes = call->bytes != 0;
         /* A graph's copy node cannot move between host and device memory: where both ends live is shape. */
         sig->copy_kind = (uint32_t)call->copy_kind | ((uint32_t)src_memory << 8) | ((uint32_t)dst_memory << 12);
         break;

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ struct graph_node {
     uint32_t args_room;    /* LAUNCH: the bytes its parameter block may take (kernel_node_args_room) */
     uint32_t args_offset;  /* LAUNCH: where that room is in each instance's args */
     size_t staging_offset; /* staged COPY: where its bytes go in the staging buffer */
+    size_t staging_room;   /* staged COPY: the bytes its place there holds (restage makes it larger) */
 };
 
 /* One executable instance of the graph and the argument set its nodes hold. */
@@ -109,6 +111,9 @@ struct region_graph {
     struct stream_joins joins;             /* the cross-stream waits around each launch */
     unsigned char *staging;                /* pinned copy sources for pageable copies (all instances') */
     size_t staging_size;
+    unsigned char *staging_built;          /* re-planned since the build: the buffer graph's own nodes read */
+    unsigned *staged;                      /* the staged copies' nodes */
+    unsigned staged_count;
     cudaEvent_t staging_free;              /* recorded after each launch: the staging buffer's readers are done */
     /* The program's events it records with no node (owed a record after each launch, owed_records.h), and
        those it waits for as recorded before it (wait nodes): their owed records are made before a launch. */
@@ -154,7 +159,9 @@ static CUresult add_node(struct region_graph *g, const struct held_list *list, c
         memcpy(g->built.args + gn->args_offset, held_bytes(list, r), r->layout->total);
     if (r->staged) {
         gn->staging_offset = *staging_used;
-        *staging_used += align16(r->call.bytes);
+        gn->staging_room = align16(r->call.bytes);
+        *staging_used += gn->staging_room;
+        g->staged[g->staged_count++] = i;
     }
     return node_add(g->graph, g->context, list, r, deps, ndeps, priority, &gn->node);
 }
@@ -327,6 +334,18 @@ static bool instance_alloc(const struct region_graph *g, struct graph_instance *
     return in->args && in->state;
 }
 
+/*
+ * Makes instance in's staged copies be patched at its next launch, which
+ * compares all its nodes (choose_instance's): they may read a place in
+ * a staging buffer that another now takes (restage).  No copy is SIZE_MAX
+ * bytes long: each differs from any call.
+ */
+static void forget_staged(const struct region_graph *g, struct graph_instance *in)
+{
+    for (unsigned k = 0; k < g->staged_count; k++)
+        in->state[g->staged[k]].bytes = SIZE_MAX;
+}
+
 /* Destroys an instance and frees its arrays. */
 static void instance_free(struct graph_instance *in)
 {
@@ -356,6 +375,8 @@ static struct graph_instance *instance_new(struct region_graph *g, CUresult *err
     }
     memcpy(in->args, g->built.args, g->args_total);
     memcpy(in->state, g->built.state, sizeof *in->state * g->count);
+    if (g->staging_built)
+        forget_staged(g, in); /* its staged copies read the buffer the graph was built with */
     in->key = g->built.key;
     g->instance_count++;
     return in;
@@ -409,6 +430,7 @@ static void event_list_take(struct event_list *el, const struct held_list *list)
 static void discard_unbuilt(struct region_graph *g)
 {
     instance_free(&g->built);
+    free(g->staged);
     free(g->args_at);
     free(g->differ);
     free(g->nodes);
@@ -502,9 +524,10 @@ static bool builder_init(struct graph_builder *b, const struct held_list *list, 
     g->count = list->count;
     g->differ = calloc(per_call(list), sizeof *g->differ);
     g->args_at = calloc(per_call(list), sizeof *g->args_at);
+    g->staged = calloc(per_call(list), sizeof *g->staged);
     g->max_instances = max_instances < 1 ? 1 : max_instances > GRAPH_INSTANCES_MAX ? GRAPH_INSTANCES_MAX
                                                                                    : max_instances;
-    if (g->differ == NULL || g->args_at == NULL)
+    if (g->differ == NULL || g->args_at == NULL || g->staged == NULL)
         return false;
     for (unsigned i = 0; i < list->count; i++)
         if (list->calls[i].call.kind == CALL_LAUNCH) {
@@ -1109,10 +1132,90 @@ static CUresult refill_staging(struct region_graph *g, const struct held_list *l
 {
     /* The previous launch, of any instance, may still be reading the staging buffer. */
     CUresult err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
-    for (unsigned i = 0; err == CUDA_SUCCESS && i < g->count; i++)
-        if (list->calls[i].staged)
-            memcpy(g->staging + g->nodes[i].staging_offset, held_bytes(list, &list->calls[i]),
-                   list->calls[i].call.bytes);
+    for (unsigned k = 0; err == CUDA_SUCCESS && k < g->staged_count; k++) {
+        const struct held_call *r = &list->calls[g->staged[k]];
+        memcpy(g->staging + g->nodes[g->staged[k]].staging_offset, held_bytes(list, r), r->call.bytes);
+    }
+    return err;
+}
+
+/* Whether each staged copy of the occurrence fits its place in the staging buffer. */
+static inline bool staging_fits(const struct region_graph *g, const struct held_list *list)
+{
+    for (unsigned k = 0; k < g->staged_count; k++)
+        if (list->calls[g->staged[k]].call.bytes > g->nodes[g->staged[k]].staging_room)
+            return false;
+    return true;
+}
+
+/* The place a staged copy of bytes takes when the buffer is re-planned, where it had room: room, or twice or more. */
+static size_t staging_room_for(size_t bytes, size_t room)
+{
+    size_t need = align16(bytes);
+    return need <= room ? room : need > 2 * room ? need : 2 * room;
+}
+
+/* Moves instance in's staged copy nodes to their places in the current staging buffer; those that fail, forgotten. */
+static CUresult instance_restage(struct region_graph *g, struct graph_instance *in)
+{
+    CUresult first = CUDA_SUCCESS;
+    for (unsigned k = 0; k < g->staged_count; k++) {
+        unsigned i = g->staged[k];
+        struct node_state *st = &in->state[i];
+        if (st->bytes == SIZE_MAX)
+            continue; /* forgotten already: patched at its next launch */
+        CUDA_MEMCPY3D p = copy_params(st->dst, g->staging + g->nodes[i].staging_offset, st->bytes);
+        CUresult err = DEVICE_CALL(cuGraphExecMemcpyNodeSetParams, in->exec, g->nodes[i].node, &p, g->context);
+        if (err != CUDA_SUCCESS) {
+            st->bytes = SIZE_MAX;
+            first = first == CUDA_SUCCESS ? err : first;
+        }
+    }
+    return first;
+}
+
+/*
+ * Re-plans the staging buffer for an occurrence whose copy from pageable
+ * memory is larger than its place (the steps of a training loop copy
+ * batches of a few sizes): each place too small at least doubles, a new
+ * buffer is allocated, and every instance's staged copies move there (the
+ * occurrence's own patches then give it its sizes).  The buffer the graph
+ * was built with stays while the graph does (a new instance's nodes read
+ * it until patched); one re-planned before goes once its last launch has
+ * read it.
+ */
+static CUresult restage(struct region_graph *g, const struct held_list *list)
+{
+    CUresult err = DEVICE_CALL(cuEventSynchronize, g->staging_free);
+    size_t size = 0;
+    for (unsigned k = 0; k < g->staged_count; k++)
+        size += staging_room_for(list->calls[g->staged[k]].call.bytes, g->nodes[g->staged[k]].staging_room);
+    unsigned char *staging = NULL;
+    if (err == CUDA_SUCCESS)
+        err = DEVICE_CALL(cuMemAllocHost_v2, (void **)&staging, size);
+    if (err != CUDA_SUCCESS)
+        return err;
+    if (g->staging_built == NULL)
+        g->staging_built = g->staging;
+    else
+        (void)DEVICE_CALL(cuMemFreeHost, g->staging);
+    g->staging = staging;
+    g->staging_size = size;
+    size_t at = 0;
+    for (unsigned k = 0; k < g->staged_count; k++) {
+        struct graph_node *gn = &g->nodes[g->staged[k]];
+        gn->staging_room = staging_room_for(list->calls[g->staged[k]].call.bytes, gn->staging_room);
+        gn->staging_offset = at;
+        at += gn->staging_room;
+    }
+    for (unsigned k = 0; k < g->instance_count; k++) {
+        CUresult moved = instance_restage(g, &g->instances[k]);
+        err = err == CUDA_SUCCESS ? moved : err;
+    }
+    log_debug("graph of %u calls: staging buffer re-planned for a larger copy from pageable memory: %zu bytes for "
+              "%u staged cop%s, %u instance%s moved there",
+              g->count, size, g->staged_count, g->staged_count == 1 ? "y" : "ies", g->instance_count,
+              g->instance_count == 1 ? "" : "s");
     return err;
 }
 
@@ -1194,8 +1297,11 @@ int region_graph_launch(struct region_graph *g, const struct held_list *list, st
     CUresult err = in_graph_context(g);
     if (err == CUDA_SUCCESS)
         err = take_events(g, list);
-    if (err != CUDA_SUCCESS) {
+    if (err != CUDA_SUCCESS)
         how->failed = "making the graph's context current";
+    else if (g->staged_count && !staging_fits(g, list) && (err = restage(g, list)) != CUDA_SUCCESS)
+        how->failed = "re-planning the staging buffer for a larger copy from pageable memory";
+    if (err != CUDA_SUCCESS) {
         *error = (cudaError_t)err;
         return -1;
     }
@@ -1275,6 +1381,8 @@ void region_graph_destroy(struct region_graph *g)
     private_event_destroy(g->staging_free);
     if (g->staging)
         (void)DEVICE_CALL(cuMemFreeHost, g->staging);
+    if (g->staging_built)
+        (void)DEVICE_CALL(cuMemFreeHost, g->staging_built);
     discard_unbuilt(g); /* the built instance (freed above: empty now) and the host-side arrays */
 }
 

@@ -120,6 +120,14 @@ static bool launch_geometry_taken(const struct tracker *t, const struct call *c)
     return layout == NULL || kernel_params_launch_fits(layout, c->grid, c->block, c->shared_mem);
 }
 
+/* Counts a copy of bytes from pageable memory in t's sequence, and the most a sequence copied (see engine_tracker.h). */
+static void note_pageable(struct tracker *t, size_t bytes)
+{
+    t->sequence_pageable += align16(bytes);
+    if (t->sequence_pageable <= STAGING_MAX && t->sequence_pageable > t->pageable_most)
+        t->pageable_most = t->sequence_pageable;
+}
+
 /* A call that can be a graph node: hold it back, record it, or let it pass. */
 static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_t *result)
 {
@@ -147,6 +155,8 @@ static bool follow_node_call(struct tracker *t, const struct call *c, cudaError_
             end_sequence_before(t, c);
             return false;
         }
+        if (src_memory == MEMORY_PAGEABLE)
+            note_pageable(t, c->bytes);
     } else if (c->kind == CALL_SET) {
         dst_memory = memory_of(c->dst); /* a memset node cannot move between device and host memory either */
     }

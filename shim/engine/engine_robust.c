@@ -103,7 +103,8 @@ bool start_recapture(struct tracker *t, cudaStream_t stream)
                     t->thread_number);
         return false;
     }
-    CUresult err = begin_capture(t, stream, sigs_pageable_bytes(r->sigs, r->length));
+    size_t staging = sigs_pageable_bytes(r->sigs, r->length);
+    CUresult err = begin_capture(t, stream, staging > t->pageable_most ? staging : t->pageable_most);
     if (err != CUDA_SUCCESS) {
         set_pending(t, false);
         log_info("region %u: the driver refused to begin its capture on the robust path (%s); this occurrence "

@@ -39,6 +39,7 @@ static void forget_sequence(struct tracker *t)
     t->observed_count = 0;
     t->observed_stored = 0;
     t->stand_ins = 0;
+    t->sequence_pageable = 0;
     t->overflow = false;
     t->mode = FOLLOW_NONE;
     t->region = NULL;

@@ -179,6 +179,10 @@ struct tracker {
     unsigned observed_count, observed_capacity;
     unsigned observed_stored;
     unsigned stand_ins; /* launches of another kernel that its node took in this sequence (engine_call.c) */
+    /* engine_call.c's: the bytes this sequence copied from pageable memory (each rounded up to 16), and the most
+       a sequence of the thread copied, up to STAGING_MAX: the robust path's first staging (a signature has no
+       copy's size). */
+    size_t sequence_pageable, pageable_most;
     struct sequence_events events; /* engine_events.c's: the events its calls name */
     bool overflow;
     /* engine_sequence.c's: where the calls are cut, and what ends a sequence's stretch. */

@@ -154,6 +154,14 @@ tests_scenarios_event_pool_LDADD = standin/driver/libcuda.la $(STANDIN_LINK_LIBS
 tests_scenarios_event_pool_LDFLAGS = $(STANDIN_LINK_FLAGS)
 TESTS += tests/event_pool.sh
 EXTRA_DIST += tests/event_pool.sh
+## Shapes of one step learnt once (issue 39, item 4): a training-step-like loop whose batches come in three sizes
+## (grids, copies from pageable memory), one region; tests/step_shapes.sh compares it with the run without the shim.
+check_PROGRAMS += tests/scenarios/step_shapes
+tests_scenarios_step_shapes_SOURCES = tests/scenarios/step_shapes.c $(STANDIN_SCENARIO_INCS)
+tests_scenarios_step_shapes_LDADD = $(STANDIN_LINK_LIBS)
+tests_scenarios_step_shapes_LDFLAGS = $(STANDIN_LINK_FLAGS)
+TESTS += tests/step_shapes.sh
+EXTRA_DIST += tests/step_shapes.sh
 ## Parameters wider than 8 bytes: an address and a counter changing inside two launches' by-value tables;
 ## tests/standin/wide_param.sh checks the debug log's description of the patches (stand-in only).
 check_PROGRAMS += tests/scenarios/wide_param
