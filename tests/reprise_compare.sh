@@ -35,6 +35,17 @@ expect_in "$WORK/loop.json" '"identical":true'
 expect_in "$WORK/loop.json" '"replaying":3'
 expect_count "$WORK/loop.json" '"variant":"auto"' 3
 
+# The rest runs shell programs under the shim.  In a ThreadSanitizer build the shim needs TSan's runtime preloaded,
+# and an uninstrumented sh with libtsan in LD_PRELOAD is killed by SIGSEGV as it starts (Debian 12, GCC 12's
+# libtsan.so.2), with or without the shim: that build checks compare on launch_loop above, the plain and ASan builds
+# check the rest.
+case "${SANITIZER_PRELOAD:-}" in
+*libtsan*)
+    echo "reprise_compare: ThreadSanitizer build: the shell programs' cases left to the other builds"
+    finish
+    ;;
+esac
+
 # Output the shim changes: not identical, every round's auto run differs, exit 1.
 reprise_compare --rounds 2 -- sh -c "$WHICH" > "$WORK/differs" 2> "$WORK/differs.err"
 rc=$?
