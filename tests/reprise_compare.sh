@@ -41,7 +41,7 @@ expect_count "$WORK/loop.json" '"variant":"auto"' 3
 # check the rest.
 case "${SANITIZER_PRELOAD:-}" in
 *libtsan*)
-    echo "reprise_compare: ThreadSanitizer build: the shell programs' cases left to the other builds"
+    echo "reprise_compare: a TSan build: the shell programs' cases left to the other builds"
     finish
     ;;
 esac
