@@ -93,13 +93,15 @@ growing|region 2: replayed on the robust path
 two_threads|region 2: replayed on the robust path
 malloc_in_loop|replayed on the robust path
 '
+# Runs scenario $1 on the robust path with scheduler seed $2: stdout to $3.out, the log to $3.log.
+robust_run() {
+    limited_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=$2 \
+        "$SCEN/$1" > "$3.out" 2> "$3.log"
+}
 while IFS='|' read -r name line; do
     [ -n "$name" ] || continue
-    prog="$SCEN/$name"
     for seed in 1 2; do
-        limited_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info \
-            STANDIN_SEED=$seed "$prog" > "$WORK/$name.robust.$seed.out" 2> "$WORK/$name.robust.$seed.log" ||
-            fail "$name (robust, seed $seed) exited $?"
+        robust_run "$name" "$seed" "$WORK/$name.robust.$seed" || fail "$name (robust, seed $seed) exited $?"
         if ! cmp -s "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out"; then
             fail "$name (robust, seed $seed): output differs from the H200's without the shim"
             diff "$EXPECTED/$name.out" "$WORK/$name.robust.$seed.out" | head -10 >&2
@@ -125,9 +127,7 @@ log="$WORK/two_threads.robust.1.log"
 for attempt in 2 3; do
     both_replayed "$log" && break
     log="$WORK/two_threads.robust.again$attempt.log"
-    limited_shim REPRISE_REPLAY=robust REPRISE_TRIAL=0 REPRISE_MIN_REGION_CALLS=1 REPRISE_LOG=info STANDIN_SEED=1 \
-        "$SCEN/two_threads" > "$WORK/two_threads.robust.again$attempt.out" 2> "$log" ||
-        fail "two_threads (robust, run $attempt) exited $?"
+    robust_run two_threads 1 "$WORK/two_threads.robust.again$attempt" || fail "two_threads (robust, run $attempt) exited $?"
     cmp -s "$EXPECTED/two_threads.out" "$WORK/two_threads.robust.again$attempt.out" ||
         fail "two_threads (robust, run $attempt): output differs from the H200's without the shim"
 done
